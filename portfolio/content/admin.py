@@ -1,0 +1,77 @@
+"""Read-only admin: the content files are the source of truth, the admin is for inspecting
+what was imported."""
+
+from django.contrib import admin
+
+from .models import Article, DailyDriver, Project, Site, Stack, StackModel
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class TagFilter(admin.SimpleListFilter):
+    title = "tag"
+    parameter_name = "tag"
+
+    def lookups(self, request, model_admin):
+        tags = {tag for tags in Article.objects.values_list("tags", flat=True) for tag in tags}
+        return [(tag, tag) for tag in sorted(tags, key=str.lower)]
+
+    def queryset(self, request, queryset):
+        if self.value() is None:
+            return queryset
+        # JSON containment is not portable (SQLite lacks it): match in Python, filter by key.
+        slugs = [slug for slug, tags in queryset.values_list("slug", "tags") if self.value() in tags]
+        return queryset.filter(slug__in=slugs)
+
+
+@admin.register(Project)
+class ProjectAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["title", "slug", "status", "featured", "date", "source_path"]
+    list_filter = ["status", "featured"]
+    search_fields = ["slug", "title", "tagline", "description", "body"]
+    date_hierarchy = "date"
+    exclude = ["body_html", "case_study_items"]
+    readonly_fields = ["case_study"]
+
+
+@admin.register(Article)
+class ArticleAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["title", "slug", "date", "draft", "tag_list", "source_path"]
+    list_filter = ["draft", TagFilter]
+    search_fields = ["slug", "title", "description", "body"]
+    date_hierarchy = "date"
+    exclude = ["body_html"]
+
+    @admin.display(description="tags")
+    def tag_list(self, obj):
+        return ", ".join(obj.tags)
+
+
+class StackModelInline(ReadOnlyMixin, admin.TabularInline):
+    model = StackModel
+    fields = ["name", "type", "description", "url"]
+
+
+class DailyDriverInline(ReadOnlyMixin, admin.TabularInline):
+    model = DailyDriver
+    fields = ["tool", "role", "status", "url"]
+
+
+@admin.register(Stack)
+class StackAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["__str__", "current_focus", "source_path"]
+    inlines = [StackModelInline, DailyDriverInline]
+
+
+@admin.register(Site)
+class SiteAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["title", "author", "url", "source_path"]

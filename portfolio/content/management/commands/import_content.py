@@ -1,0 +1,33 @@
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+from portfolio.content.importer import import_content
+from portfolio.content.loader import ContentInvalid
+from portfolio.progress import Progress
+
+
+class Command(BaseCommand):
+    help = (
+        "Validate every file of the content folder, then sync the database to it in one "
+        "transaction. On any error nothing is imported and every problem is listed."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--path", type=Path, help="Content folder (default: CONTENT_DIR, i.e. content/).")
+
+    def handle(self, *args, path=None, **options):
+        call_command("migrate", verbosity=0, interactive=False)
+        content_dir = path or settings.CONTENT_DIR
+        try:
+            result = import_content(content_dir, progress=Progress(sys.stderr, "parsing"))
+        except ContentInvalid as exc:
+            for error in exc.errors:
+                self.stderr.write(str(error))
+            raise CommandError(
+                f"{len(exc.errors)} problem(s) in {content_dir}; nothing was imported."
+            ) from None
+        self.stdout.write(result.summary())

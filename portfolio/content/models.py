@@ -1,0 +1,164 @@
+"""What the content folder holds, mirrored in the database. The files are the source of truth:
+rows are written only by the importer (portfolio.content.importer)."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class SourceFile(models.Model):
+    """Fields every imported markdown file carries."""
+
+    source_path = models.CharField(max_length=255, help_text="Path inside the content folder.")
+    content_hash = models.CharField(max_length=64, editable=False)
+    body = models.TextField(blank=True, help_text="Raw markdown, line endings normalised to \\n.")
+    body_html = models.TextField(blank=True, editable=False)
+
+    class Meta:
+        abstract = True
+
+
+class Project(SourceFile):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        REFERENCE = "reference"
+        EXPERIMENTAL = "experimental"
+
+    slug = models.SlugField(max_length=200, primary_key=True)
+    title = models.CharField(max_length=500)
+    tagline = models.CharField(max_length=500)
+    description = models.TextField()
+    github = models.URLField(max_length=500)
+    status = models.CharField(max_length=20, choices=Status)
+    stack = models.JSONField(default=list)
+    featured = models.BooleanField(default=False)
+    date = models.DateField()
+    # A list of [key, value] pairs, not a dict: some databases (PostgreSQL's jsonb) reorder keys.
+    case_study_items = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["-date", "slug"]
+        indexes = [models.Index(fields=["-date", "slug"], name="project_date_slug")]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("pages:project", args=[self.slug])
+
+    @property
+    def case_study(self):
+        return dict(self.case_study_items)
+
+
+class ArticleQuerySet(models.QuerySet):
+    def published(self):
+        """The only way a public surface reads articles: drafts are never published anywhere."""
+        return self.filter(draft=False)
+
+
+class Article(SourceFile):
+    slug = models.SlugField(max_length=200, primary_key=True)
+    title = models.CharField(max_length=500)
+    description = models.TextField()
+    date = models.DateField()
+    tags = models.JSONField(default=list)
+    draft = models.BooleanField(default=False)
+
+    objects = ArticleQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "slug"]
+        indexes = [models.Index(fields=["draft", "-date", "slug"], name="article_draft_date_slug")]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("pages:article", args=[self.slug])
+
+
+class Site(models.Model):
+    """The site's identity from site.yaml (one row)."""
+
+    title = models.CharField(max_length=500)
+    description = models.TextField()
+    author = models.CharField(max_length=500)
+    url = models.URLField(max_length=500, help_text="site.yaml's url; SITE_URL overrides it.")
+    source_path = models.CharField(max_length=255, default="site.yaml")
+    content_hash = models.CharField(max_length=64, editable=False)
+
+    class Meta:
+        verbose_name = "site identity"
+        verbose_name_plural = "site identity"
+
+    def __str__(self):
+        return self.title
+
+    @classmethod
+    def load(cls):
+        """The imported site identity (the importer guarantees there is one)."""
+        return cls.objects.get()
+
+    @property
+    def base_url(self):
+        """Where the site is published: SITE_URL when set, else site.yaml's url."""
+        return settings.SITE_URL or self.url
+
+
+class Stack(models.Model):
+    """The stack profile from stack.yaml (one row), with its ordered models and daily drivers."""
+
+    last_updated = models.DateField()
+    current_focus = models.TextField()
+    source_path = models.CharField(max_length=255, default="stack.yaml")
+    content_hash = models.CharField(max_length=64, editable=False)
+
+    class Meta:
+        verbose_name = "stack profile"
+        verbose_name_plural = "stack profile"
+
+    def __str__(self):
+        return f"Stack profile (updated {self.last_updated:%Y-%m-%d})"
+
+    def get_absolute_url(self):
+        return reverse("pages:stack")
+
+
+class StackModel(models.Model):
+    class Type(models.TextChoices):
+        SUBSCRIPTION = "subscription"
+        LOCAL = "local"
+
+    stack = models.ForeignKey(Stack, on_delete=models.CASCADE, related_name="models")
+    position = models.PositiveIntegerField()
+    name = models.CharField(max_length=500)
+    type = models.CharField(max_length=20, choices=Type)
+    description = models.TextField()
+    url = models.URLField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        verbose_name = "model"
+
+    def __str__(self):
+        return self.name
+
+
+class DailyDriver(models.Model):
+    class Status(models.TextChoices):
+        DAILY = "daily"
+        EXPLORING = "exploring"
+
+    stack = models.ForeignKey(Stack, on_delete=models.CASCADE, related_name="daily_drivers")
+    position = models.PositiveIntegerField()
+    tool = models.CharField(max_length=500)
+    role = models.CharField(max_length=500)
+    url = models.URLField(max_length=500, blank=True)
+    status = models.CharField(max_length=20, choices=Status)
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self):
+        return self.tool
