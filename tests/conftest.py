@@ -1,0 +1,25 @@
+import pytest
+
+from portfolio.content.importer import import_content
+
+from .content_builder import SITE_URL, write_content
+
+
+@pytest.fixture
+def content_dir(tmp_path):
+    """A fresh copy of the standard test content folder (tests/content_builder.py)."""
+    return write_content(tmp_path / "content")
+
+
+@pytest.fixture
+def imported(db, content_dir, settings):
+    """The standard test content, imported; SITE_URL left to site.yaml's url."""
+    settings.SITE_URL = ""
+    settings.CONTENT_DIR = content_dir
+    import_content(content_dir, workers=1)
+    return content_dir
+
+
+@pytest.fixture
+def site_url():
+    return SITE_URL

@@ -1,0 +1,96 @@
+"""Write content folders for tests: the standard test site, and single files to break rules with."""
+
+from pathlib import Path
+
+SITE_URL = "https://portfolio.test"
+
+SITE_YAML = f"""title: "Test Portfolio"
+description: "A portfolio used by the test suite."
+author: "Test Author"
+url: "{SITE_URL}"
+"""
+
+STACK_YAML = """lastUpdated: 2026-10-01
+currentFocus: "Testing everything"
+models:
+  - name: "Hosted"
+    type: subscription
+    description: "A hosted model"
+    url: "https://models.example/hosted"
+  - name: "Local"
+    type: local
+    description: "A local model without a url"
+dailyDrivers:
+  - tool: "Editor"
+    role: "editing"
+    url: "https://editor.example"
+    status: daily
+  - tool: "Agent"
+    role: "coding"
+    status: exploring
+"""
+
+
+def project(title="A project", date="2026-01-15", extra="", body="Project body.\n", **fields):
+    lines = {
+        "title": f'"{title}"',
+        "tagline": '"A tagline"',
+        "description": '"A description"',
+        "github": '"https://github.com/example/project"',
+        "status": "active",
+        "stack": "[Python, Django]",
+        "date": date,
+    }
+    lines.update(fields)
+    front = "".join(f"{key}: {value}\n" for key, value in lines.items() if value is not None)
+    return f"---\n{front}{extra}---\n{body}"
+
+
+def article(title="An article", date="2026-02-01", extra="", body="Article body.\n", **fields):
+    lines = {"title": f'"{title}"', "description": '"An article description"', "date": date}
+    lines.update(fields)
+    front = "".join(f"{key}: {value}\n" for key, value in lines.items() if value is not None)
+    return f"---\n{front}{extra}---\n{body}"
+
+
+# The standard test site. Awkward on purpose: unicode, CRLF, a byte-order mark, a draft sharing
+# its date with a published article, same-date items ordered by slug, caseStudy key order.
+FILES = {
+    "site.yaml": SITE_YAML,
+    "stack.yaml": STACK_YAML,
+    "projects/alpha-one.md": project(
+        "Alpha One",
+        date="2026-03-01",
+        featured="true",
+        extra='caseStudy:\n  zeta: "last letter first"\n  alpha: "first letter second"\n',
+        body="# Alpha\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint('hi')\n```\n",
+    ),
+    "projects/beta_two.md": project("Beta Two", date="2025-06-30", status="reference", stack="[]"),
+    "projects/gamma.md": project(
+        "Gämma ✓ ünïcode", date="2026-03-01", status="experimental", body="Ünïcode body — ✓\r\nline two\r\n"
+    ).replace("\n", "\r\n"),
+    "projects/delta.md": "\ufeff" + project("Delta", date="2024-12-24"),
+    "articles/first-post.md": article("First post", date="2025-01-10", tags="[intro, meta]"),
+    "articles/same-day.md": article("Same day published", date="2026-04-04", tags="[python]"),
+    "articles/secret-draft.md": article(
+        "Secret draft title", date="2026-04-04", draft="true", body="Draft body: do not publish.\n"
+    ),
+    "articles/crlf-post.md": article("CRLF post", date="2026-04-04", body="line one\nline two\n").replace(
+        "\n", "\r\n"
+    ),
+    "articles/unicode-post.md": "\ufeff" + article("Ünïcode ✓ 日本語", date="2026-05-05", tags="[ünï]"),
+}
+
+DRAFT_SLUG, DRAFT_TITLE = "secret-draft", "Secret draft title"
+
+
+def write_content(root, files=FILES):
+    """Write `files` ({relative path: text or bytes}) under `root` and return root."""
+    root = Path(root)
+    for rel, data in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        path.write_bytes(data)
+    return root
