@@ -67,7 +67,7 @@ FILES = {
     ),
     "projects/beta_two.md": project("Beta Two", date="2025-06-30", status="reference", stack="[]"),
     "projects/gamma.md": project(
-        "Gämma ✓ ünïcode", date="2026-03-01", status="experimental", body="Ünïcode body — ✓\r\nline two\r\n"
+        "Gämma ✓ ünïcode", date="2026-03-01", status="experimental", body="Ünïcode body — ✓\nline two\n"
     ).replace("\n", "\r\n"),
     "projects/delta.md": "\ufeff" + project("Delta", date="2024-12-24"),
     "articles/first-post.md": article("First post", date="2025-01-10", tags="[intro, meta]"),
