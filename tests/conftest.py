@@ -2,6 +2,7 @@ import pytest
 
 from portfolio.content.importer import import_content
 
+from .browser import chromium  # noqa: F401  (the browser tests' fixture)
 from .content_builder import SITE_URL, write_content
 
 
@@ -23,3 +24,4 @@ def imported(db, content_dir, settings):
 @pytest.fixture
 def site_url():
     return SITE_URL
+
