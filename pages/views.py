@@ -12,12 +12,14 @@ ARTICLE_ITEM = ("slug", "title", "description", "date", "tags")
 LATEST_ARTICLES = 5
 
 
+# distill_funcs for the export. Generators, not lists: django-distill turns an empty list into one
+# parameterless render (which cannot reverse), but an empty generator into no render at all.
 def project_slugs():
-    return list(Project.objects.values_list("slug", flat=True))
+    yield from Project.objects.values_list("slug", flat=True)
 
 
 def article_slugs():
-    return list(Article.objects.published().values_list("slug", flat=True))
+    yield from Article.objects.published().values_list("slug", flat=True)
 
 
 def home(request):

@@ -1,6 +1,7 @@
 """Every URL the static export writes: served with the status the export expects, and no draft
 anywhere (CONTENT_FORMAT.md: no page, no feed entry, no sitemap URL, no llms.txt line)."""
 
+from portfolio.content.models import Article, Project
 from tests.content_builder import DRAFT_SLUG, DRAFT_TITLE
 
 from .conftest import distilled
@@ -33,3 +34,12 @@ def test_draft_has_no_page(get):
 def test_no_trailing_slash_forms(get):
     for path in ["/projects/", "/articles/", "/stack/", "/developers/"]:
         get(path, status=404)
+
+
+def test_empty_collections_export_without_detail_pages(imported, client):
+    Article.objects.all().delete()
+    Project.objects.all().delete()
+    urls = distilled()
+    assert not [path for path, _ in urls if path.startswith(("/projects/", "/articles/"))]
+    for path, statuses in urls:
+        assert client.get(path).status_code in statuses, path
