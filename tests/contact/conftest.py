@@ -18,8 +18,7 @@ def contact_settings(settings):
     settings.CONTACT_SERVICE_URL = ""
     settings.CONTACT_CROSS_ORIGIN = False
     cache.clear()
-    yield settings
-    cache.clear()
+    return settings
 
 
 @pytest.fixture
