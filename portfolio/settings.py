@@ -163,6 +163,8 @@ CONTACT_CROSS_ORIGIN = env_bool("CONTACT_CROSS_ORIGIN")
 # internet, so it refuses to start with DEBUG on or without a real secret key.
 CONTACT_SERVICE = env_bool("CONTACT_SERVICE")
 CONTACT_SERVICE_ADMIN = env_bool("CONTACT_SERVICE_ADMIN")
+# The admin's login form behind a TLS-terminating proxy: e.g. https://contact.example.net
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 if CONTACT_SERVICE:
     ROOT_URLCONF = "contact.service_urls"
     if DEBUG:
