@@ -32,7 +32,7 @@ def contact_page(request):
     return render(
         request,
         "contact/contact.html",
-        {"form_action": hosting.form_action(), "honeypot": HONEYPOT, "max_body_bytes": MAX_BODY_BYTES},
+        {"form_action": hosting.form_action(), "honeypot": HONEYPOT},
     )
 
 
@@ -72,7 +72,8 @@ def contact_post(request):
         if origin is None:
             # Nothing is read, counted or stored for a page that is not ours.
             raise ContactError(403, "origin_not_allowed", "This form only accepts posts from its own site.")
-        retry_after = ratelimit.hit(ratelimit.client_address(request))
+        client = ratelimit.client_address(request)
+        retry_after = ratelimit.hit(client)
         if retry_after:
             raise ContactError(
                 429,
@@ -96,7 +97,7 @@ def contact_post(request):
     message = ContactMessage.objects.create(
         **form.cleaned_data,
         origin=origin,
-        client_address=valid_address(ratelimit.client_address(request)),
+        client_address=valid_address(client),
         user_agent=request.headers.get("User-Agent", "")[:500],
     )
     notify(message)
