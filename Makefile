@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install system-deps serve test build lint format
+.PHONY: install system-deps host-tools serve test build preview lint format
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -12,25 +12,38 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 
 install: $(VENV)/.installed
 
-# Browser and Redis tests need Debian's chromium and redis-server. Installed when we are root
-# with apt (CI, these machines); elsewhere those tests skip and say why.
+# Browser, Redis and nginx tests need Debian's chromium, redis-server and nginx. Installed when we
+# are root with apt (CI, these machines); elsewhere those tests skip and say why.
 system-deps:
-	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null && command -v redis-server >/dev/null; then :; \
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null && command -v redis-server >/dev/null \
+		&& command -v nginx >/dev/null; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing chromium, chromium-driver and redis-server from Debian's packages..."; \
+		echo "Installing chromium, chromium-driver, redis-server and nginx from Debian's packages..."; \
 		apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			chromium chromium-driver redis-server >/dev/null; \
-	else echo "note: chromium, chromedriver or redis-server is missing: their tests will be skipped"; fi
+			chromium chromium-driver redis-server nginx >/dev/null; \
+	else echo "note: chromium, chromedriver, redis-server or nginx is missing: their tests will be skipped"; fi
+
+# The static hosts' own tools (wrangler, Netlify's parsers), pinned in tests/hosts/package.json.
+tests/hosts/node_modules/.installed: tests/hosts/package.json tests/hosts/package-lock.json
+	@if command -v npm >/dev/null; then \
+		npm ci --prefix tests/hosts --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "note: npm is missing: the static-host tests will be skipped"; fi
+
+host-tools: tests/hosts/node_modules/.installed
 
 # The authoring server: migrates, imports content/ and re-imports what you edit.
 serve: install
 	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:8000
 
-test: install system-deps
+test: install system-deps host-tools
 	$(PY) -m pytest
 
 build: install
-	$(PY) manage.py distill-local dist --force
+	$(PY) manage.py distill-local dist
+
+# The built folder as a plain static server serves it: the .json paths work, as the spec promises.
+preview:
+	$(PY) -m http.server --bind 127.0.0.1 --directory dist 8001
 
 lint: install
 	$(VENV)/bin/ruff check .
