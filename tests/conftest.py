@@ -24,4 +24,3 @@ def imported(db, content_dir, settings):
 @pytest.fixture
 def site_url():
     return SITE_URL
-
