@@ -213,9 +213,10 @@ class StackView(ReadView):
 
 class NotFoundView(APIView):
     """Anything else under /api/v1/ (a slug the routes cannot match, a typo): the same JSON 404
-    as an unknown slug, rather than the project's HTML page."""
+    as an unknown slug, rather than the project's HTML page. The documented 404 is JSON, and a
+    fuzzer's odd slugs (`A.b`, `%00`) would otherwise get an undocumented text/html answer."""
 
-    schema = None
+    schema = None  # not an operation
 
     def initial(self, request, *args, **kwargs):
         raise NotFound()
@@ -224,7 +225,7 @@ class NotFoundView(APIView):
 class OpenApiView(JSONOnly, APIView):
     """/openapi.json, generated on each request (it follows the code and the site's address)."""
 
-    schema = None
+    schema = None  # describes the API; not part of it
 
     def get(self, request, *args, **kwargs):
         return HttpResponse(openapi.render(openapi.generate()), content_type="application/json")
