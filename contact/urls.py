@@ -1,3 +1,15 @@
+"""The contact form's routes on the authoring server. The two pages are frozen by the static
+export; the POST handler is a plain path() and never is (it ships as the contact service)."""
+
+from django.urls import path
+from django_distill import distill_path
+
+from . import views
+
 app_name = "contact"
 
-urlpatterns = []
+urlpatterns = [
+    distill_path("contact", views.contact_page, name="form", distill_file="contact.html"),
+    distill_path("contact/thanks", views.thanks_page, name="thanks", distill_file="contact/thanks.html"),
+    path("api/contact", views.contact_post, name="api"),
+]

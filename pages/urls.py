@@ -1,3 +1,63 @@
+"""Human pages and the machine surfaces around the API, at the spec's exact paths (no trailing
+slash). Every GET route is a distill_path so that the static export (django-distill) freezes it:
+`distill_func` lists the parameters, `distill_file` names the file."""
+
+from django.views.generic import TemplateView
+from django_distill import distill_path
+
+from . import assets, sitemaps, views
+from .feeds import SiteFeed
+
+text_plain = "text/plain; charset=utf-8"
+
 app_name = "pages"
 
-urlpatterns = []
+urlpatterns = [
+    distill_path("", views.home, name="home", distill_file="index.html"),
+    distill_path("projects", views.project_list, name="projects", distill_file="projects.html"),
+    distill_path(
+        "projects/<slug:slug>",
+        views.project_detail,
+        name="project",
+        distill_func=views.project_slugs,
+        distill_file="projects/{}.html",
+    ),
+    distill_path("articles", views.article_list, name="articles", distill_file="articles.html"),
+    distill_path(
+        "articles/<slug:slug>",
+        views.article_detail,
+        name="article",
+        distill_func=views.article_slugs,
+        distill_file="articles/{}.html",
+    ),
+    distill_path("stack", views.stack, name="stack", distill_file="stack.html"),
+    distill_path("developers", views.developers, name="developers", distill_file="developers.html"),
+    # The 404 page as a file for the static host; handler404 (portfolio/urls.py) serves the same
+    # template to anything the authoring server does not know.
+    distill_path(
+        "404", views.not_found_page, name="not-found", distill_file="404.html", distill_status_codes=(404,)
+    ),
+    distill_path("llms.txt", views.LlmsTxtView.as_view(), name="llms-txt", distill_file="llms.txt"),
+    distill_path(
+        "robots.txt",
+        TemplateView.as_view(template_name="pages/robots.txt", content_type=text_plain),
+        name="robots-txt",
+        distill_file="robots.txt",
+    ),
+    distill_path("feed.xml", SiteFeed(), name="feed", distill_file="feed.xml"),
+    distill_path("sitemap-index.xml", sitemaps.index, name="sitemap-index", distill_file="sitemap-index.xml"),
+    distill_path(
+        "sitemap-<slug:section>.xml",
+        sitemaps.section,
+        name="sitemap",
+        distill_func=sitemaps.section_names,
+        distill_file="sitemap-{}.xml",
+    ),
+    distill_path(
+        "static/<path:path>",
+        assets.serve,
+        name="static",
+        distill_func=assets.project_static_files,
+        distill_file="static/{}",
+    ),
+]

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "rest_framework",
     "drf_spectacular",
+    "portfolio.export",  # before django_distill: its distill-local command replaces distill's
     "django_distill",
 ]
 
@@ -137,3 +139,68 @@ SPECTACULAR_SETTINGS = {
     },
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
 }
+
+# Cache: the contact route's rate-limit counters live here. Local memory is right for one
+# process (the authoring server, a single gunicorn worker); REDIS_URL shares the counters between
+# every process and host that serves the route.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Fail fast: the limiter lets messages through (and logs) when Redis is unreachable.
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Email: the console by default (authoring), SMTP when EMAIL_HOST is set.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=not EMAIL_USE_SSL)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or (465 if EMAIL_USE_SSL else 587))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+# A hung SMTP server must not hold a contact request for long (the message is already saved).
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT") or 10)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+
+# The contact route (README, "Contact service").
+# Who is told about a new message; empty: messages are only stored (and visible in the admin).
+CONTACT_NOTIFY_EMAIL = os.environ.get("CONTACT_NOTIFY_EMAIL", "").strip()
+# Origins whose pages may post the form. Empty: the origin of SITE_URL (or site.yaml's url), plus
+# the local authoring origins when DEBUG is on.
+CONTACT_ALLOWED_ORIGINS = env_list("CONTACT_ALLOWED_ORIGINS")
+# N/<window>: N messages per client per window; the window is an optional count and s, m, h or d.
+CONTACT_RATE = os.environ.get("CONTACT_RATE", "").strip() or "5/10m"
+# How many proxies in front of the service append to X-Forwarded-For (0: use the socket peer).
+CONTACT_TRUSTED_PROXIES = int(os.environ.get("CONTACT_TRUSTED_PROXIES") or 0)
+# Where the contact service runs when it is not the host serving the static site (no trailing
+# slash). With CONTACT_CROSS_ORIGIN the form posts straight to it (CORS); otherwise the static
+# host proxies /api/contact to it (contact.hosting.redirect_rules()).
+CONTACT_SERVICE_URL = os.environ.get("CONTACT_SERVICE_URL", "").strip().rstrip("/")
+CONTACT_CROSS_ORIGIN = env_bool("CONTACT_CROSS_ORIGIN")
+
+# The production contact service (gunicorn portfolio.wsgi with CONTACT_SERVICE=1) serves only
+# POST /api/contact, plus the admin when CONTACT_SERVICE_ADMIN=1. It is the only code on the
+# internet, so it refuses to start with DEBUG on or without a real secret key.
+CONTACT_SERVICE = env_bool("CONTACT_SERVICE")
+CONTACT_SERVICE_ADMIN = env_bool("CONTACT_SERVICE_ADMIN")
+# The admin's login form behind a TLS-terminating proxy: e.g. https://contact.example.net
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+if CONTACT_SERVICE:
+    ROOT_URLCONF = "contact.service_urls"
+    if DEBUG:
+        raise ImproperlyConfigured("CONTACT_SERVICE=1 refuses to run with DEBUG on: unset DEBUG.")
+    if SECRET_KEY == INSECURE_SECRET_KEY or SECRET_KEY.startswith("django-insecure") or len(SECRET_KEY) < 32:
+        raise ImproperlyConfigured(
+            "CONTACT_SERVICE=1 needs a real SECRET_KEY (at least 32 random characters), for example "
+            "from: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )

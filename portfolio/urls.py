@@ -9,3 +9,6 @@ urlpatterns = [
     path("", include("contact.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# The same page the static export freezes as 404.html (the "pages:not-found" route).
+handler404 = "pages.views.not_found"

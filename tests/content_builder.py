@@ -32,8 +32,9 @@ dailyDrivers:
 
 
 def project(title="A project", date="2026-01-15", extra="", body="Project body.\n", **fields):
+    """A project file; a field given as None is left out."""
     lines = {
-        "title": f'"{title}"',
+        "title": None if title is None else f'"{title}"',
         "tagline": '"A tagline"',
         "description": '"A description"',
         "github": '"https://github.com/example/project"',
@@ -47,7 +48,11 @@ def project(title="A project", date="2026-01-15", extra="", body="Project body.\
 
 
 def article(title="An article", date="2026-02-01", extra="", body="Article body.\n", **fields):
-    lines = {"title": f'"{title}"', "description": '"An article description"', "date": date}
+    lines = {
+        "title": None if title is None else f'"{title}"',
+        "description": '"An article description"',
+        "date": date,
+    }
     lines.update(fields)
     front = "".join(f"{key}: {value}\n" for key, value in lines.items() if value is not None)
     return f"---\n{front}{extra}---\n{body}"

@@ -45,7 +45,8 @@ class ImportResult:
 
     def summary(self):
         return (
-            f"{self.projects} projects, {self.articles} articles ({self.drafts} drafts), "
+            f"{self.projects} projects, {self.articles} articles "
+            f"({self.drafts} draft{'' if self.drafts == 1 else 's'}), "
             f"site and stack: {self.created} created, {self.updated} updated, "
             f"{self.deleted} deleted, {self.unchanged} unchanged in {self.seconds:.2f} s"
         )
@@ -57,7 +58,7 @@ def is_ignored(name):
 
 
 def discover(content_dir):
-    """Return {relative path: absolute path} of every content file, or raise ContentInvalid."""
+    """Return ({relative path: absolute path} of every content file, [problems with names])."""
     if not content_dir.is_dir():
         raise ContentInvalid([ContentError(str(content_dir), "folder", "the content folder does not exist")])
     errors, files = [], {}
@@ -89,9 +90,7 @@ def discover(content_dir):
                 )
             else:
                 files[rel] = Path(entry.path)
-    if errors:
-        raise ContentInvalid(errors)
-    return files
+    return files, errors
 
 
 def digest(raw):
@@ -146,7 +145,7 @@ def import_content(content_dir, *, workers=None, progress=None):
     started = time.perf_counter()
     progress = progress or (lambda done, total: None)
     workers = workers or os.cpu_count() or 1
-    files = discover(Path(content_dir))
+    files, errors = discover(Path(content_dir))
     stored = stored_hashes()
 
     jobs, hashes = [], {}
@@ -156,7 +155,7 @@ def import_content(content_dir, *, workers=None, progress=None):
         if stored.get(rel) != hashes[rel]:
             jobs.append((rel, raw))
 
-    parsed, errors = {}, []
+    parsed = {}
     for rel, fields, file_errors in parse_all(jobs, workers, progress):
         if file_errors:
             errors.extend(file_errors)

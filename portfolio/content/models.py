@@ -28,7 +28,7 @@ class Project(SourceFile):
     title = models.CharField(max_length=500)
     tagline = models.CharField(max_length=500)
     description = models.TextField()
-    github = models.URLField(max_length=500)
+    github = models.CharField(max_length=500)
     status = models.CharField(max_length=20, choices=Status)
     stack = models.JSONField(default=list)
     featured = models.BooleanField(default=False)
@@ -84,7 +84,7 @@ class Site(models.Model):
     title = models.CharField(max_length=500)
     description = models.TextField()
     author = models.CharField(max_length=500)
-    url = models.URLField(max_length=500, help_text="site.yaml's url; SITE_URL overrides it.")
+    url = models.CharField(max_length=500, help_text="site.yaml's url; SITE_URL overrides it.")
     source_path = models.CharField(max_length=255, default="site.yaml")
     content_hash = models.CharField(max_length=64, editable=False)
 
@@ -135,7 +135,7 @@ class StackModel(models.Model):
     name = models.CharField(max_length=500)
     type = models.CharField(max_length=20, choices=Type)
     description = models.TextField()
-    url = models.URLField(max_length=500, blank=True)
+    url = models.CharField(max_length=500, blank=True)
 
     class Meta:
         ordering = ["position"]
@@ -154,7 +154,7 @@ class DailyDriver(models.Model):
     position = models.PositiveIntegerField()
     tool = models.CharField(max_length=500)
     role = models.CharField(max_length=500)
-    url = models.URLField(max_length=500, blank=True)
+    url = models.CharField(max_length=500, blank=True)
     status = models.CharField(max_length=20, choices=Status)
 
     class Meta:

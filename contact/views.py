@@ -1,0 +1,231 @@
+"""The contact form's pages (frozen by the static export) and its POST handler (the only code
+that runs in production)."""
+
+import json
+import logging
+from urllib.parse import parse_qsl
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import EmailMessage
+from django.core.validators import validate_ipv46_address
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+
+from . import hosting, ratelimit
+from .forms import HONEYPOT, ContactForm
+from .models import ContactMessage
+from .origins import allowed_request_origin
+from .paths import FORM_PATH, THANKS_PATH
+
+logger = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 32 * 1024
+ALLOWED_METHODS = "OPTIONS, POST"
+FORM_CONTENT_TYPES = {"application/x-www-form-urlencoded"}
+JSON_CONTENT_TYPES = {"application/json"}
+
+
+def contact_page(request):
+    return render(
+        request,
+        "contact/contact.html",
+        {"form_action": hosting.form_action(), "honeypot": HONEYPOT},
+    )
+
+
+def thanks_page(request):
+    return render(request, "contact/thanks.html")
+
+
+class ContactError(Exception):
+    """An answer other than success. Every JSON error body has this one shape:
+    {"ok": false, "error": {"status": 400, "code": "...", "message": "...", "fields": {...}}}
+    where `fields` maps a field name to a list of messages (empty unless code is "invalid")."""
+
+    def __init__(self, status, code, message, fields=None, headers=None):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+        self.fields = fields or {}
+        self.headers = headers or {}
+
+
+@csrf_exempt
+def contact_post(request):
+    """POST /api/contact: JSON or form-encoded `name`, `email`, `message`, and the empty honeypot.
+
+    CSRF-exempt on purpose: the form page is a static file, so there is no server-rendered page to
+    carry a CSRF token, and no session or cookie for a forged request to ride on. What CSRF
+    protection guards against (another site making a visitor's browser post here) is stopped by
+    the origin allowlist instead: a browser's POST carries an Origin (or Referer) it cannot lie
+    about, and anything not from the site's own origins gets 403 before the body is read.
+    """
+    wants_html = request.get_preferred_type(["application/json", "text/html"]) == "text/html"
+    origin = allowed_request_origin(request)
+    try:
+        if request.method == "OPTIONS":
+            return preflight(origin)
+        if request.method != "POST":
+            raise ContactError(405, "method_not_allowed", "Use POST.", headers={"Allow": ALLOWED_METHODS})
+        if origin is None:
+            # Nothing is read, counted or stored for a page that is not ours.
+            raise ContactError(403, "origin_not_allowed", "This form only accepts posts from its own site.")
+        client = ratelimit.client_address(request)
+        retry_after = ratelimit.hit(client)
+        if retry_after:
+            raise ContactError(
+                429,
+                "rate_limited",
+                f"Too many messages; try again in {retry_after} seconds.",
+                headers={"Retry-After": str(retry_after)},
+            )
+        data = read_fields(request)
+        if data.get(HONEYPOT):
+            # A bot filled the hidden field: it is told "thanks" (so it learns nothing) and nothing is
+            # stored or sent.
+            logger.info("Contact honeypot filled from %s: message dropped", origin)
+            return success(request, origin, wants_html)
+        form = ContactForm(data)
+        if not form.is_valid():
+            fields = {name: [str(error) for error in errors] for name, errors in form.errors.items()}
+            raise ContactError(400, "invalid", "Some fields need attention.", fields=fields)
+    except ContactError as error:
+        return failure(request, error, origin, wants_html)
+
+    message = ContactMessage.objects.create(
+        **form.cleaned_data,
+        origin=origin,
+        client_address=valid_address(client),
+        user_agent=request.headers.get("User-Agent", "")[:500],
+    )
+    notify(message)
+    return success(request, origin, wants_html)
+
+
+def read_fields(request):
+    """The submitted fields as {name: str}, or ContactError (413, 415, 400)."""
+    try:
+        declared = int(request.headers.get("Content-Length") or 0)
+    except ValueError:
+        raise ContactError(400, "bad_request", "Content-Length is not a number.") from None
+    if declared > MAX_BODY_BYTES:
+        raise ContactError(413, "too_large", f"The body is over {MAX_BODY_BYTES} bytes.")
+    # Also bound what is actually read: a body without (or with a wrong) Content-Length must not
+    # get past the limit either.
+    body = request.read(MAX_BODY_BYTES + 1)
+    if len(body) > MAX_BODY_BYTES:
+        raise ContactError(413, "too_large", f"The body is over {MAX_BODY_BYTES} bytes.")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ContactError(400, "bad_encoding", "The body is not UTF-8.") from None
+
+    if request.content_type in JSON_CONTENT_TYPES:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise ContactError(400, "bad_json", "The body is not valid JSON.") from None
+        if not isinstance(data, dict):
+            raise ContactError(400, "bad_json", "The body must be a JSON object.")
+        fields = {}
+        for name in ("name", "email", "message", HONEYPOT):
+            value = data.get(name)
+            if value is not None and not isinstance(value, str):
+                fields[name] = ["Must be a string."]
+        if fields:
+            raise ContactError(400, "invalid", "Some fields need attention.", fields=fields)
+        return {name: value for name, value in data.items() if isinstance(value, str)}
+
+    if request.content_type in FORM_CONTENT_TYPES:
+        try:
+            pairs = parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
+        except UnicodeDecodeError:
+            raise ContactError(400, "bad_encoding", "The body is not UTF-8.") from None
+        return dict(pairs)  # the last value of a repeated field wins, as in request.POST
+
+    raise ContactError(
+        415, "unsupported_media_type", "Send application/json or application/x-www-form-urlencoded."
+    )
+
+
+def valid_address(address):
+    """The client address for the record, or None when it is not one (a test client, a socket)."""
+    try:
+        validate_ipv46_address(address)
+    except ValidationError:
+        return None
+    return address
+
+
+def notify(message):
+    """Email the site owner. The message is already saved: a failure is logged, never raised."""
+    if not settings.CONTACT_NOTIFY_EMAIL:
+        logger.warning("Contact message %s stored; nobody told (CONTACT_NOTIFY_EMAIL unset)", message.pk)
+        return
+    email = EmailMessage(
+        subject=f"Contact form: {message.name}",
+        body=f"From: {message.name} <{message.email}>\nOrigin: {message.origin}\n\n{message.message}\n",
+        to=[settings.CONTACT_NOTIFY_EMAIL],
+        reply_to=[message.email],
+    )
+    try:
+        email.send()
+    except Exception:
+        logger.exception("Contact message %s stored, but its notification email failed", message.pk)
+        return
+    ContactMessage.objects.filter(pk=message.pk).update(notified_at=timezone.now())
+
+
+def cors(response, origin):
+    """Let the allowed origin read the answer (the form may post cross-origin to the service)."""
+    if origin is not None:
+        response["Access-Control-Allow-Origin"] = origin
+    response["Vary"] = "Origin, Accept"
+    return response
+
+
+def preflight(origin):
+    if origin is None:
+        raise ContactError(403, "origin_not_allowed", "This form only accepts posts from its own site.")
+    response = HttpResponse(status=204)
+    response["Access-Control-Allow-Methods"] = "POST"
+    response["Access-Control-Allow-Headers"] = "Content-Type, Accept"
+    response["Access-Control-Max-Age"] = "600"
+    return cors(response, origin)
+
+
+def success(request, origin, wants_html):
+    if wants_html:
+        # The page that posted is on an allowed origin (checked above), so sending the browser back
+        # to that origin's thanks page is no open redirect, and it works for the authoring server,
+        # the proxied site and the cross-origin service alike.
+        response = HttpResponse(status=303)
+        response["Location"] = origin + THANKS_PATH
+        return cors(response, origin)
+    return cors(JsonResponse({"ok": True}, status=201), origin)
+
+
+def failure(request, error, origin, wants_html):
+    if wants_html:
+        response = render(
+            request,
+            "contact/error.html",
+            {"error": error, "form_url": (origin or "") + FORM_PATH},
+            status=error.status,
+        )
+    else:
+        body = {
+            "ok": False,
+            "error": {
+                "status": error.status,
+                "code": error.code,
+                "message": error.message,
+                "fields": error.fields,
+            },
+        }
+        response = JsonResponse(body, status=error.status)
+    for name, value in error.headers.items():
+        response[name] = value
+    return cors(response, origin)

@@ -1,0 +1,69 @@
+"""/feed.xml: one Atom feed of projects and published articles, newest first (then by slug).
+
+Every link and id is absolute from base_url: syndication would otherwise complete relative links
+with the request's host, which django-distill's internal request gets wrong."""
+
+import datetime
+from itertools import chain
+
+from django.contrib.syndication.views import Feed
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed
+from django.utils.html import escape
+
+from portfolio.content.models import Article, Project, Site
+
+
+def midnight_utc(day):
+    return datetime.datetime.combine(day, datetime.time.min, tzinfo=datetime.UTC)
+
+
+class SiteFeed(Feed):
+    feed_type = Atom1Feed
+
+    def get_object(self, request):
+        return Site.load()
+
+    def title(self, site):
+        return site.title
+
+    def subtitle(self, site):
+        return site.description
+
+    def link(self, site):
+        return f"{site.base_url}/"
+
+    def feed_url(self, site):
+        return site.base_url + reverse("pages:feed")
+
+    def author_name(self, site):
+        return site.author
+
+    def items(self, site):
+        projects = Project.objects.only("slug", "title", "description", "stack", "date")
+        articles = Article.objects.published().only("slug", "title", "description", "tags", "date")
+        entries = sorted(chain(projects, articles), key=lambda entry: (-entry.date.toordinal(), entry.slug))
+        for entry in entries:
+            entry.absolute_url = site.base_url + entry.get_absolute_url()
+        return entries
+
+    def item_title(self, entry):
+        return entry.title
+
+    def item_description(self, entry):
+        # Atom1Feed declares the summary type="html": the plain-text description is escaped.
+        return escape(entry.description)
+
+    def item_link(self, entry):
+        return entry.absolute_url
+
+    def item_pubdate(self, entry):
+        return midnight_utc(entry.date)
+
+    def item_updateddate(self, entry):
+        return midnight_utc(entry.date)
+
+    def item_categories(self, entry):
+        if isinstance(entry, Project):
+            return ["project", *entry.stack]
+        return ["article", *entry.tags]

@@ -1,0 +1,93 @@
+"""/sitemap-index.xml and its sections (/sitemap-pages.xml, -projects, -articles).
+
+django.contrib.sitemaps builds locations from the request's scheme and host, which
+django-distill's internal request gets wrong (`None://localhost`): locations here come from
+base_url instead, and the index is built here for the same reason."""
+
+from django.contrib.sitemaps import Sitemap
+from django.contrib.sitemaps.views import SitemapIndexItem
+from django.contrib.sitemaps.views import sitemap as sitemap_view
+from django.db.models import Max
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.functional import cached_property
+
+from portfolio.content.models import Article, Project, Site, Stack
+
+# The contact app owns the page; it is a human page all the same.
+CONTACT_PATH = "/contact"
+
+
+class BaseUrlSitemap(Sitemap):
+    def get_urls(self, page=1, site=None, protocol=None):
+        protocol, domain = Site.load().base_url.split("://", 1)
+        return self._urls(page, protocol, domain)
+
+
+class PageSitemap(BaseUrlSitemap):
+    """The pages that are not one item of a collection, each dated by what it shows."""
+
+    def items(self):
+        return ["home", "projects", "articles", "stack", "developers", "contact"]
+
+    def location(self, name):
+        return CONTACT_PATH if name == "contact" else reverse(f"pages:{name}")
+
+    def lastmod(self, name):
+        return self.lastmods[name]
+
+    @cached_property
+    def lastmods(self):
+        projects = Project.objects.aggregate(latest=Max("date"))["latest"]
+        articles = Article.objects.published().aggregate(latest=Max("date"))["latest"]
+        stack = Stack.objects.values_list("last_updated", flat=True).first()
+        latest = max(filter(None, [projects, articles, stack]), default=None)
+        return {
+            "home": latest,
+            "projects": projects or latest,
+            "articles": articles or latest,
+            "stack": stack or latest,
+            "developers": latest,
+            "contact": latest,
+        }
+
+
+class ProjectSitemap(BaseUrlSitemap):
+    def items(self):
+        return Project.objects.only("slug", "date")
+
+    def lastmod(self, project):
+        return project.date
+
+
+class ArticleSitemap(BaseUrlSitemap):
+    def items(self):
+        return Article.objects.published().only("slug", "date")
+
+    def lastmod(self, article):
+        return article.date
+
+
+# One section holds at most 50,000 URLs (Sitemap.limit); past that the view paginates with ?p=,
+# which a static host cannot serve: split the section instead.
+SECTIONS = {"pages": PageSitemap, "projects": ProjectSitemap, "articles": ArticleSitemap}
+
+
+def section_names():
+    return list(SECTIONS)
+
+
+def section(request, section):
+    return sitemap_view(request, SECTIONS, section=section)
+
+
+def index(request):
+    base_url = Site.load().base_url
+    entries = [
+        SitemapIndexItem(
+            base_url + reverse("pages:sitemap", kwargs={"section": name}), sitemap().get_latest_lastmod()
+        )
+        for name, sitemap in SECTIONS.items()
+    ]
+    context = {"sitemaps": entries}
+    return TemplateResponse(request, "sitemap_index.xml", context, content_type="application/xml")

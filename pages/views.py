@@ -1,0 +1,94 @@
+"""The human pages and llms.txt. Pages render the HTML stored at import (body_html): markdown is
+never rendered on request. Articles are read only through Article.objects.published()."""
+
+from django.shortcuts import get_object_or_404, render
+from django.views.generic import TemplateView
+
+from portfolio.content.models import Article, Project, Stack
+
+# Lists load only what they show: never the bodies (issue 7: thousands of articles).
+PROJECT_CARD = ("slug", "title", "tagline", "status", "stack", "featured", "date")
+ARTICLE_ITEM = ("slug", "title", "description", "date", "tags")
+LATEST_ARTICLES = 5
+
+
+# distill_funcs for the export. Generators, not lists: django-distill turns an empty list into one
+# parameterless render (which cannot reverse), but an empty generator into no render at all.
+def project_slugs():
+    yield from Project.objects.values_list("slug", flat=True)
+
+
+def article_slugs():
+    yield from Article.objects.published().values_list("slug", flat=True)
+
+
+def home(request):
+    context = {
+        "featured": Project.objects.filter(featured=True).only(*PROJECT_CARD),
+        "articles": Article.objects.published().only(*ARTICLE_ITEM)[:LATEST_ARTICLES],
+        "stack": Stack.objects.only("current_focus").first(),
+        "json_twin": "/api/v1.json",
+    }
+    return render(request, "pages/home.html", context)
+
+
+def project_list(request):
+    context = {"projects": Project.objects.only(*PROJECT_CARD), "json_twin": "/api/v1/projects.json"}
+    return render(request, "pages/project_list.html", context)
+
+
+def project_detail(request, slug):
+    project = get_object_or_404(Project.objects.defer("body"), slug=slug)
+    context = {"project": project, "json_twin": f"/api/v1/projects/{slug}.json"}
+    return render(request, "pages/project_detail.html", context)
+
+
+def article_list(request):
+    context = {
+        "articles": Article.objects.published().only(*ARTICLE_ITEM),
+        "json_twin": "/api/v1/articles.json",
+    }
+    return render(request, "pages/article_list.html", context)
+
+
+def article_detail(request, slug):
+    article = get_object_or_404(Article.objects.published().defer("body"), slug=slug)
+    context = {"article": article, "json_twin": f"/api/v1/articles/{slug}.json"}
+    return render(request, "pages/article_detail.html", context)
+
+
+def stack(request):
+    profile = Stack.objects.prefetch_related("models", "daily_drivers").first()
+    context = {"stack": profile, "json_twin": "/api/v1/stack.json"}
+    return render(request, "pages/stack.html", context)
+
+
+def developers(request):
+    context = {
+        # Real slugs make the curl examples work when pasted.
+        "example_project": Project.objects.values_list("slug", flat=True).first(),
+        "example_article": Article.objects.published().values_list("slug", flat=True).first(),
+        "json_twin": "/openapi.json",
+    }
+    return render(request, "pages/developers.html", context)
+
+
+def not_found(request, exception=None):
+    """handler404, and the /404 route the static export freezes as 404.html."""
+    return render(request, "pages/404.html", status=404)
+
+
+def not_found_page(request):
+    return not_found(request)
+
+
+class LlmsTxtView(TemplateView):
+    template_name = "pages/llms.txt"
+    content_type = "text/plain; charset=utf-8"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            projects=Project.objects.only("slug", "title", "tagline"),
+            articles=Article.objects.published().only("slug", "title", "description"),
+            **kwargs,
+        )

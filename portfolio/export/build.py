@@ -1,0 +1,204 @@
+"""Build the static site into a folder: import, render, verify, then swap it in atomically.
+
+The new site is rendered into a temporary folder beside the target and replaces it only after
+every check passed: a failed or interrupted build leaves the previous output as it was. Builds are
+incremental: a manifest beside the output records each file's dependency key and stat, and files
+whose key is unchanged are hard-linked from the previous build instead of rendered.
+"""
+
+import ctypes
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.test.utils import override_settings
+
+from portfolio.content.importer import import_content
+from portfolio.content.models import Article, Site
+from portfolio.progress import Progress
+
+from . import hosts, plan
+from .render import get, link_or_copy, render_all
+from .verify import Verifier
+
+MANIFEST_VERSION = 1
+HOST_FILES = {"_headers", "_redirects"}
+
+
+class BuildFailed(Exception):
+    def __init__(self, problems):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@dataclass
+class BuildResult:
+    out_dir: Path
+    files: int
+    size: int
+    rendered: int
+    written: int
+    carried: int
+    seconds: float
+
+    def summary(self):
+        return (
+            f"Built {self.files} files ({self.size / 1e6:.1f} MB) in {self.seconds:.1f} s: "
+            f"{self.rendered} rendered ({self.written} written, {self.rendered - self.written} unchanged), "
+            f"{self.carried} carried over from the previous build -> {self.out_dir}"
+        )
+
+
+def manifest_path(out_dir):
+    return out_dir.parent / f".{out_dir.name}.manifest.json"
+
+
+def load_manifest(out_dir):
+    try:
+        manifest = json.loads(manifest_path(out_dir).read_text())
+    except (OSError, ValueError):
+        return {}
+    return manifest if manifest.get("version") == MANIFEST_VERSION and out_dir.is_dir() else {}
+
+
+def check_target_folder(out_dir, force):
+    """Refuse folders whose replacement would destroy something that is not a build."""
+    protected = {Path("/"), Path.home().resolve(), settings.BASE_DIR, Path(settings.CONTENT_DIR)}
+    if (
+        out_dir in protected
+        or any(out_dir in p.parents for p in protected)
+        or settings.CONTENT_DIR
+        in (
+            out_dir,
+            *out_dir.parents,
+        )
+    ):
+        raise BuildFailed([f"{out_dir}: refusing to replace this folder with the built site"])
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BuildFailed([f"{out_dir}: exists and is not a folder"])
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not force and not manifest_path(out_dir).exists():
+        raise BuildFailed([f"{out_dir}: not empty and not a previous build; use --force to replace it"])
+
+
+def swap(new, target):
+    """Put `new` in place of `target` in one step (Linux renameat2), else in two renames."""
+    if target.exists():
+        libc = ctypes.CDLL(None, use_errno=True)
+        exchange = getattr(libc, "renameat2", None)
+        if exchange is not None and exchange(-100, bytes(new), -100, bytes(target), 2) == 0:
+            return  # AT_FDCWD, RENAME_EXCHANGE: `new` now holds the old build
+        old = new.with_name(new.name + ".old")
+        os.rename(target, old)
+        os.rename(new, target)
+        os.rename(old, new)
+    else:
+        os.rename(new, target)
+
+
+def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
+    started = time.perf_counter()
+    out_dir = Path(out_dir).resolve()
+    check_target_folder(out_dir, force)
+    call_command("migrate", verbosity=0, interactive=False)
+    import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"))
+    workers = workers or os.cpu_count() or 1
+
+    with override_settings(DEBUG=False, ALLOWED_HOSTS=["*"]):
+        targets = plan.targets()
+        duplicates = [path for path, n in Counter(t.path for t in targets).items() if n > 1]
+        if duplicates:
+            raise BuildFailed([f"{path}: written by more than one URL" for path in sorted(duplicates)])
+        keys = plan.Keys()
+        manifest = {} if full else load_manifest(out_dir)
+        previous = manifest.get("files", {})
+        drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
+        drafts_key = plan._hash(drafts)
+
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.build-", dir=out_dir.parent))
+        try:
+            carried, to_render = carry_over(targets, keys, previous, out_dir, tmp)
+            files = {t.path for t in targets} | HOST_FILES
+            status, _, openapi = get("/openapi.json")
+            base_url = Site.load().base_url
+            verifier = Verifier(base_url, files, json.loads(openapi), drafts)
+            problems, written = [], 0
+            results = render_all(
+                to_render,
+                tmp,
+                out_dir if previous else None,
+                verifier,
+                workers,
+                Progress(stderr, "rendering"),
+            )
+            for rendered, file_problems in results:
+                problems += file_problems
+                written += not rendered.reused
+            write_host_files(tmp)
+            problems += verifier.check_site(lambda path: (tmp / path).read_bytes())
+            if carried and manifest.get("drafts") != drafts_key:
+                for target in carried:  # new or renamed drafts: look for them in what was kept too
+                    problems += verifier.draft_leaks(target.path, (tmp / target.path).read_bytes())
+            if problems:
+                raise BuildFailed(problems)
+            entries, size = {}, 0
+            for target in targets:
+                stat = os.stat(tmp / target.path)
+                entries[target.path] = [keys(target), stat.st_size, stat.st_mtime_ns]
+                size += stat.st_size
+            swap(tmp, out_dir)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    write_manifest(out_dir, {"version": MANIFEST_VERSION, "drafts": drafts_key, "files": entries})
+    return BuildResult(
+        out_dir,
+        files=len(targets) + len(HOST_FILES),
+        size=size,
+        rendered=len(to_render),
+        written=written,
+        carried=len(carried),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def carry_over(targets, keys, previous, out_dir, tmp):
+    """Hard-link every file whose dependency key and stat match the previous build's manifest;
+    return (carried targets, targets to render)."""
+    carried, to_render = [], []
+    for target in targets:
+        entry = previous.get(target.path)
+        if entry and entry[0] == keys(target):
+            old = out_dir / target.path
+            try:
+                stat = os.stat(old)
+            except OSError:
+                stat = None
+            if stat and [stat.st_size, stat.st_mtime_ns] == entry[1:]:
+                (tmp / target.path).parent.mkdir(parents=True, exist_ok=True)
+                link_or_copy(old, tmp / target.path)
+                carried.append(target)
+                continue
+        to_render.append(target)
+    return carried, to_render
+
+
+def write_host_files(folder):
+    from contact.hosting import redirect_rules  # noqa: PLC0415  (the contact app owns its rules)
+
+    (folder / "_headers").write_text(hosts.headers_file())
+    (folder / "_redirects").write_text(hosts.redirects_file(redirect_rules()))
+
+
+def write_manifest(out_dir, manifest):
+    path = manifest_path(out_dir)
+    partial = path.with_name(path.name + ".tmp")
+    partial.write_text(json.dumps(manifest, separators=(",", ":")))
+    os.replace(partial, path)

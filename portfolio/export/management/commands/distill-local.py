@@ -1,0 +1,48 @@
+"""`manage.py distill-local DIR`: the whole static site, built, verified and swapped in atomically.
+
+Replaces django-distill's command of the same name (this app is listed before django_distill);
+django-distill still supplies every URL and file name through its `distill_path` registry.
+"""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from portfolio.content.loader import ContentInvalid
+from portfolio.export.build import BuildFailed, build
+from portfolio.export.render import RenderError
+
+
+class Command(BaseCommand):
+    help = (
+        "Import the content folder and freeze every URL of the site into DIR: rendered into a "
+        "temporary folder, verified, then swapped in. A failed build leaves DIR as it was."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("output_dir", nargs="?", default="dist", type=Path, help="Default: dist")
+        parser.add_argument(
+            "--force", action="store_true", help="Replace DIR even if it is not a previous build."
+        )
+        parser.add_argument(
+            "--full", action="store_true", help="Render every URL instead of only what changed."
+        )
+        parser.add_argument("--workers", type=int, help="Render processes (default: one per core).")
+
+    def handle(self, *args, output_dir, force, full, workers, **options):
+        try:
+            result = build(output_dir, full=full, force=force, workers=workers, stderr=self.stderr)
+        except ContentInvalid as exc:
+            for error in exc.errors:
+                self.stderr.write(str(error))
+            raise CommandError(
+                f"{len(exc.errors)} problem(s) in the content folder; nothing was built."
+            ) from None
+        except (BuildFailed, RenderError) as exc:
+            problems = getattr(exc, "problems", [str(exc)])
+            for problem in problems:
+                self.stderr.write(problem)
+            raise CommandError(
+                f"The build failed ({len(problems)} problem(s)); {output_dir} was left as it was."
+            ) from None
+        self.stdout.write(result.summary())

@@ -1,0 +1,93 @@
+"""What to build: every URL django-distill knows, the file it becomes, and what it depends on.
+
+django-distill stays the one registry of URLs (`distill_path` in each app's urls.py). The export
+adds a dependency key to each: a detail page or JSON file depends on its own item, static assets
+on the code, everything else (lists, index, feed, sitemaps, llms.txt...) on the whole published
+set. A file whose key is unchanged since the last build is carried over instead of re-rendered.
+"""
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from django.conf import settings
+from django_distill.renderer import DistillRenderer
+from django_distill.request import generate_filename
+
+from portfolio.content.models import Article, Project, Site, Stack
+
+# A detail URL (page or JSON) of one item: it shows that item and the site identity only.
+ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json)?$")
+# Files whose bytes decide how every URL renders. Any change rebuilds everything.
+CODE_DIRS = ["api", "pages", "contact", "portfolio", "templates"]
+CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".txt", ".xml", ".json"}
+
+
+@dataclass(frozen=True)
+class Target:
+    uri: str  # "/projects/tidewater"
+    path: str  # "projects/tidewater.html", relative to the output folder
+    status_codes: tuple
+    depends: str  # "global", "static", or "projects:<slug>" / "articles:<slug>"
+
+
+def targets():
+    """Every URL to freeze, in django-distill's registry order."""
+    found = []
+    for pattern, params, uri in DistillRenderer().get_urls_to_render():
+        path = generate_filename(pattern.distill_file, uri, params) or uri.lstrip("/")
+        match = ITEM_URL.match(uri)
+        if match:
+            depends = f"{match['kind']}:{match['slug']}"
+        elif uri.startswith(settings.STATIC_URL):
+            depends = "static"
+        else:
+            depends = "global"
+        found.append(Target(uri, path, tuple(pattern.distill_status_codes), depends))
+    return found
+
+
+def _hash(*parts):
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(str(part).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def code_hash():
+    """A hash of the code and settings that shape the output, so a change to either rebuilds all."""
+    digest = hashlib.sha256()
+    for folder in CODE_DIRS:
+        for path in sorted((settings.BASE_DIR / folder).rglob("*")):
+            if path.suffix in CODE_SUFFIXES and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(settings.BASE_DIR)).encode() + b"\0" + path.read_bytes())
+    digest.update((settings.BASE_DIR / "requirements.txt").read_bytes())
+    digest.update(Site.load().base_url.encode())
+    digest.update(getattr(settings, "CONTACT_SERVICE_URL", "").encode())
+    return digest.hexdigest()
+
+
+class Keys:
+    """The dependency key of each target: equal keys mean equal output."""
+
+    def __init__(self):
+        self.code = code_hash()
+        self.items = {
+            "projects": dict(Project.objects.values_list("slug", "content_hash")),
+            "articles": dict(Article.objects.published().values_list("slug", "content_hash")),
+        }
+        site = Site.objects.values_list("content_hash", flat=True).get()
+        stack = Stack.objects.values_list("content_hash", flat=True).get()
+        self.site = _hash(self.code, site)
+        self.all = _hash(
+            self.site, stack, sorted(self.items["projects"].items()), sorted(self.items["articles"].items())
+        )
+
+    def __call__(self, target):
+        if target.depends == "global":
+            return self.all
+        if target.depends == "static":
+            return self.code
+        kind, slug = target.depends.split(":", 1)
+        return _hash(self.site, kind, slug, self.items[kind][slug])

@@ -1,0 +1,131 @@
+"""Render URLs to files, on several processes.
+
+Each worker process renders through one Django WSGI handler it keeps (django-distill builds a new
+application per request, which costs more than rendering most pages), writes straight into the
+new folder, and returns only small facts about each file, so memory stays flat however large the
+site is. A file whose bytes equal the previous build's is hard-linked from it, not rewritten.
+"""
+
+import hashlib
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from io import BytesIO
+
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import connections
+
+
+class RenderError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Rendered:
+    path: str
+    size: int
+    sha256: str
+    reused: bool  # same bytes as the previous build: hard-linked, not rewritten
+
+
+_handler = None
+
+
+def get(uri):
+    """(status code, headers, body) of a GET of `uri`, through this process's handler."""
+    global _handler
+    if _handler is None:
+        _handler = WSGIHandler()
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": uri,
+        "SERVER_NAME": "localhost",
+        "SERVER_PORT": "80",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": BytesIO(),
+    }
+    answer = {}
+
+    def start_response(status, headers, exc_info=None):
+        answer["status"], answer["headers"] = int(status.split(" ", 1)[0]), headers
+
+    response = _handler(environ, start_response)
+    try:
+        body = b"".join(response)
+    finally:
+        response.close()
+    return answer["status"], answer["headers"], body
+
+
+def place(body, path, out_dir, previous_dir):
+    """Write `body` to out_dir/path, or hard-link the previous build's identical file."""
+    destination = os.path.join(out_dir, path)
+    os.makedirs(os.path.dirname(destination), exist_ok=True)
+    if previous_dir:
+        old = os.path.join(previous_dir, path)
+        try:
+            if os.path.getsize(old) == len(body):
+                with open(old, "rb") as handle:
+                    if handle.read() == body:
+                        link_or_copy(old, destination)
+                        return True
+        except OSError:
+            pass
+    with open(destination, "wb") as handle:
+        handle.write(body)
+    return False
+
+
+def link_or_copy(source, destination):
+    try:
+        os.link(source, destination)
+    except OSError:
+        import shutil
+
+        shutil.copy2(source, destination)
+
+
+def render_one(target, out_dir, previous_dir, check):
+    status, _headers, body = get(target.uri)
+    if status not in target.status_codes:
+        raise RenderError(
+            f"{target.uri}: status {status}, expected {' or '.join(map(str, target.status_codes))}"
+        )
+    problems = check(target, body) if check else []
+    reused = place(body, target.path, out_dir, previous_dir)
+    return Rendered(target.path, len(body), hashlib.sha256(body).hexdigest(), reused), problems
+
+
+# The job of a pool's workers, set before they fork so they inherit it instead of unpickling it.
+_job = {}
+
+
+def _render_range(start, stop):
+    out_dir, previous_dir, check = _job["out_dir"], _job["previous_dir"], _job["check"]
+    return [render_one(target, out_dir, previous_dir, check) for target in _job["targets"][start:stop]]
+
+
+def render_all(targets, out_dir, previous_dir, check, workers, progress):
+    """Yield (Rendered, problems) for every target; on `workers` processes when worth it."""
+    total = len(targets)
+    if workers <= 1 or total < 200 or "fork" not in multiprocessing.get_all_start_methods():
+        for done, target in enumerate(targets, 1):
+            yield render_one(target, out_dir, previous_dir, check)
+            progress(done, total)
+        return
+    # Children open their own database connections: a connection must not cross a fork.
+    connections.close_all()
+    _job.update(targets=targets, out_dir=out_dir, previous_dir=previous_dir, check=check)
+    size = max(20, min(500, total // (workers * 8)))
+    done = 0
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_render_range, start, start + size) for start in range(0, total, size)]
+            for future in futures:
+                for result in future.result():
+                    done += 1
+                    yield result
+                progress(done, total)
+    finally:
+        _job.clear()

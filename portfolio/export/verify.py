@@ -1,0 +1,137 @@
+"""Checks the built folder must pass before it replaces the live one.
+
+Per file (in the render workers, on every file rendered): API JSON validates against the
+operation's schema in openapi.json, list counts match their arrays, every `url`/`apiUrl` resolves
+to a built file as a host serves it, and no draft's slug or title appears anywhere.
+Across files (after rendering): lists and detail files agree, and every link into the site from
+llms.txt, the sitemaps and the feed resolves.
+"""
+
+import html
+import json
+import re
+from urllib.parse import unquote, urlsplit
+
+import ahocorasick
+
+from api.schema_check import ResponseCheck
+
+from .hosts import served_file
+
+SLUG_CHARS = re.compile(r"[a-z0-9_-]")
+LIST_KEYS = {"api/v1/projects.json": "projects", "api/v1/articles.json": "articles"}
+LINK_SOURCES = {
+    "llms.txt": re.compile(r"\]\((?P<url>[^)\s]+)\)"),
+    "feed.xml": re.compile(r"""(?:href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)"""),
+}
+SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
+
+
+class Verifier:
+    def __init__(self, base_url, files, openapi, drafts):
+        """`files`: every path of the new build; `drafts`: [(slug, title)] of every draft."""
+        self.base_url = base_url
+        self.files = files
+        self.schema = ResponseCheck(openapi)
+        self.validators = {}
+        self.leaks = ahocorasick.Automaton()
+        for slug, title in drafts:
+            self.leaks.add_word(slug, ("slug", slug, slug))
+            for variant in {
+                title,
+                html.escape(title),
+                html.escape(title, quote=False),
+                json.dumps(title)[1:-1],
+                json.dumps(title, ensure_ascii=False)[1:-1],
+            }:
+                self.leaks.add_word(variant, ("title", slug, title))
+        self.has_drafts = bool(drafts)
+        if self.has_drafts:
+            self.leaks.make_automaton()
+
+    # --- per file ---------------------------------------------------------------------------
+
+    def __call__(self, target, body):
+        problems = self.draft_leaks(target.path, body)
+        if target.path.startswith("api/") and target.path.endswith(".json"):
+            problems += self.check_api_json(target, body)
+        return problems
+
+    def draft_leaks(self, path, body):
+        if not self.has_drafts:
+            return []
+        text = body.decode("utf-8", "replace")
+        found = []
+        for end, (kind, slug, needle) in self.leaks.iter(text):
+            start = end - len(needle) + 1
+            if kind == "slug" and (
+                (start > 0 and SLUG_CHARS.match(text[start - 1]))
+                or (end + 1 < len(text) and SLUG_CHARS.match(text[end + 1]))
+            ):
+                continue  # part of a longer word, not this slug
+            found.append(f"{path}: contains the {kind} of draft articles/{slug}.md ({needle!r})")
+        return sorted(set(found))
+
+    def check_api_json(self, target, body):
+        path = target.path
+        try:
+            data = json.loads(body)
+        except ValueError as exc:
+            return [f"{path}: not JSON ({exc})"]
+        problems = [
+            f"{path}: does not match openapi.json at /{'/'.join(map(str, e.absolute_path))}: {e.message}"
+            for e in self.validator("/" + path).iter_errors(data)
+        ]
+        if path in LIST_KEYS and isinstance(data, dict):
+            items = data.get(LIST_KEYS[path], [])
+            if data.get("count") != len(items):
+                problems.append(f"{path}: count is {data.get('count')} but the list holds {len(items)}")
+        else:
+            items = [data] if isinstance(data, dict) else []
+        for item in items:
+            for key in ("url", "apiUrl"):
+                if isinstance(item, dict) and key in item:
+                    problems += self.check_link(path, item[key])
+        return problems
+
+    def validator(self, uri):
+        template = self.schema.template(uri)
+        if template not in self.validators:
+            self.validators[template] = self.schema.validator(uri)
+        return self.validators[template]
+
+    # --- links ------------------------------------------------------------------------------
+
+    def check_link(self, source, url):
+        """A link into the site must resolve to a built file; links elsewhere are not ours."""
+        if not (url == self.base_url or url.startswith(self.base_url + "/")):
+            return []
+        path = unquote(urlsplit(url[len(self.base_url) :] or "/").path) or "/"
+        if served_file(path, self.files) is None:
+            return [f"{source}: links to {url}, which no built file serves"]
+        return []
+
+    # --- across files -----------------------------------------------------------------------
+
+    def check_site(self, read):
+        """Checks across files; `read(path)` returns a built file's bytes."""
+        problems = []
+        for path, key in LIST_KEYS.items():
+            listed = {item["slug"] for item in json.loads(read(path))[key]}
+            for kind, pattern in (
+                ("API detail", rf"api/v1/{key}/([^/]+)\.json"),
+                ("page", rf"{key}/([^/]+)\.html"),
+            ):
+                built = {m[1] for m in map(re.compile(pattern).fullmatch, self.files) if m}
+                if built != listed:
+                    problems.append(
+                        f"{path}: the list and the {kind} files disagree on {sorted(built ^ listed)[:10]}"
+                    )
+        for path, pattern in LINK_SOURCES.items():
+            for match in pattern.finditer(read(path).decode()):
+                url = html.unescape(match.group("url") or match.groupdict().get("id") or "")
+                problems += self.check_link(path, url)
+        for path in sorted(p for p in self.files if re.fullmatch(r"sitemap[^/]*\.xml", p)):
+            for match in SITEMAP_LOC.finditer(read(path).decode()):
+                problems += self.check_link(path, html.unescape(match.group("url")))
+        return problems

@@ -1,0 +1,39 @@
+from urllib.parse import urlencode
+
+import pytest
+from django.core.cache import cache
+
+from .helpers import SITE_ORIGIN, VALID
+
+
+@pytest.fixture(autouse=True)
+def contact_settings(settings):
+    """Known contact settings for every test; the rate high enough not to get in the way."""
+    settings.SITE_URL = SITE_ORIGIN
+    settings.DEBUG = False
+    settings.CONTACT_ALLOWED_ORIGINS = []
+    settings.CONTACT_RATE = "100/m"
+    settings.CONTACT_TRUSTED_PROXIES = 0
+    settings.CONTACT_NOTIFY_EMAIL = "owner@portfolio.test"
+    settings.CONTACT_SERVICE_URL = ""
+    settings.CONTACT_CROSS_ORIGIN = False
+    cache.clear()
+    return settings
+
+
+@pytest.fixture
+def post(client, db):
+    """post(data, origin=SITE_ORIGIN, as_json=True, headers={...}): a POST to /api/contact."""
+
+    def send(data=None, origin=SITE_ORIGIN, as_json=True, **extra):
+        data = VALID if data is None else data
+        headers = dict(extra.pop("headers", {}))
+        if origin is not None:
+            headers.setdefault("Origin", origin)
+        if as_json:
+            body, content_type = data, "application/json"
+        else:
+            body, content_type = urlencode(data), "application/x-www-form-urlencoded"
+        return client.post("/api/contact", body, content_type=content_type, headers=headers, **extra)
+
+    return send

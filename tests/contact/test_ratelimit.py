@@ -1,0 +1,142 @@
+"""The per-client rate limit: CONTACT_RATE, 429 with Retry-After, the client address."""
+
+import time
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from contact.models import ContactMessage
+from contact.ratelimit import Rate, parse_rate
+
+from .helpers import BROWSER_ACCEPT, assert_error
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "text, rate",
+    [
+        ("5/10m", Rate(5, 600)),
+        ("3/1m", Rate(3, 60)),
+        ("100/h", Rate(100, 3600)),
+        ("2/30s", Rate(2, 30)),
+        ("1/d", Rate(1, 86400)),
+        (" 7 / 2h ", Rate(7, 7200)),
+    ],
+)
+def test_parse_rate(text, rate):
+    assert parse_rate(text) == rate
+
+
+@pytest.mark.parametrize("text", ["", "5", "5/", "5/10", "5/10w", "0/m", "5/0m", "-1/m", "five/m", "5/m/h"])
+def test_bad_rates_are_refused(text):
+    with pytest.raises(ImproperlyConfigured, match="CONTACT_RATE"):
+        parse_rate(text)
+
+
+def test_a_bad_rate_fails_the_system_check(settings):
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    settings.CONTACT_RATE = "5 per minute"
+    with pytest.raises(SystemCheckError, match="contact.E001"):
+        call_command("check")
+
+
+def test_past_the_limit_429_with_retry_after(post, settings):
+    settings.CONTACT_RATE = "3/10m"
+    assert [post().status_code for _ in range(3)] == [201, 201, 201]
+    response = post()
+    error = assert_error(response, 429, "rate_limited")
+    retry_after = int(response["Retry-After"])
+    assert 1 <= retry_after <= 600
+    assert str(retry_after) in error["message"]
+    assert ContactMessage.objects.count() == 3
+
+
+def test_every_allowed_attempt_counts_even_invalid_ones(post, settings):
+    settings.CONTACT_RATE = "2/m"
+    assert post({}).status_code == 400
+    assert post().status_code == 201
+    assert post().status_code == 429
+
+
+def test_forbidden_origins_are_not_counted(post, settings):
+    settings.CONTACT_RATE = "1/m"
+    for _ in range(3):
+        assert post(origin="https://evil.test").status_code == 403
+    assert post().status_code == 201
+
+
+def test_429_is_an_html_page_for_a_browser(post, settings):
+    settings.CONTACT_RATE = "1/m"
+    post()
+    response = post(as_json=False, headers={"Accept": BROWSER_ACCEPT})
+    assert response.status_code == 429
+    assert response["Retry-After"]
+    assert "Too many messages" in response.content.decode()
+
+
+def test_the_window_ends(post, settings):
+    settings.CONTACT_RATE = "1/1s"
+    assert post().status_code == 201
+    response = post()
+    if response.status_code == 201:  # the first post was the last thing in its second
+        response = post()
+    assert response.status_code == 429
+    assert response["Retry-After"] == "1"
+    time.sleep(1.05)
+    assert post().status_code == 201
+
+
+def test_each_client_address_has_its_own_count(post, settings):
+    settings.CONTACT_RATE = "1/m"
+    assert post(REMOTE_ADDR="192.0.2.1").status_code == 201
+    assert post(REMOTE_ADDR="192.0.2.1").status_code == 429
+    assert post(REMOTE_ADDR="192.0.2.2").status_code == 201
+
+
+def test_x_forwarded_for_is_ignored_without_trusted_proxies(post, settings):
+    settings.CONTACT_RATE = "1/m"
+    assert post(headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 201
+    assert post(headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 429
+    assert ContactMessage.objects.get().client_address == "127.0.0.1"
+
+
+def test_trusted_proxies_entries_decide_the_client(post, settings):
+    settings.CONTACT_RATE = "1/m"
+    settings.CONTACT_TRUSTED_PROXIES = 1
+    # The client may put anything on the left; the entry our one proxy appended is the last.
+    assert post(headers={"X-Forwarded-For": "203.0.113.9, 198.51.100.1"}).status_code == 201
+    assert post(headers={"X-Forwarded-For": "203.0.113.10, 198.51.100.1"}).status_code == 429
+    assert post(headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 201
+    assert set(ContactMessage.objects.values_list("client_address", flat=True)) == {
+        "198.51.100.1",
+        "198.51.100.2",
+    }
+
+
+def test_two_trusted_proxies(post, settings):
+    settings.CONTACT_RATE = "1/m"
+    settings.CONTACT_TRUSTED_PROXIES = 2
+    assert post(headers={"X-Forwarded-For": "6.6.6.6, 198.51.100.1, 10.0.0.1"}).status_code == 201
+    assert post(headers={"X-Forwarded-For": "198.51.100.1, 10.0.0.2"}).status_code == 429
+    # Fewer entries than trusted proxies: the request skipped a proxy; the socket peer counts.
+    assert post(headers={"X-Forwarded-For": "198.51.100.3"}).status_code == 201
+    assert post(headers={"X-Forwarded-For": "not-an-ip, 10.0.0.1"}).status_code == 429
+
+
+def test_an_unreachable_redis_lets_messages_through_and_logs(post, settings, caplog):
+    from .servers import free_port
+
+    settings.CONTACT_RATE = "1/m"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    assert [post().status_code for _ in range(2)] == [201, 201]
+    assert ContactMessage.objects.count() == 2
+    assert "rate limit not applied" in caplog.text

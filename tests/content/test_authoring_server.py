@@ -1,0 +1,43 @@
+"""`manage.py runserver` picks up edits on the next request, and shows an invalid edit's errors."""
+
+import sqlite3
+
+import pytest
+
+from tests.content_builder import article, write_content
+from tests.server import fetch, manage_py_server
+
+
+def titles(db_path):
+    with sqlite3.connect(db_path) as connection:
+        return {row[0] for row in connection.execute("select title from content_article")}
+
+
+@pytest.fixture
+def authoring_server(tmp_path, content_dir):
+    db_path = tmp_path / "authoring.sqlite3"
+    env = {"CONTENT_DIR": str(content_dir), "DATABASE_URL": f"sqlite:///{db_path}", "DEBUG": ""}
+    with manage_py_server(["runserver", "--noreload", "127.0.0.1:{port}"], env) as base:
+        yield base, db_path
+
+
+def test_edits_show_on_the_next_request_and_errors_replace_the_page(authoring_server, content_dir):
+    base, db_path = authoring_server
+    assert "First post" in titles(db_path), "migrated and imported on the first request"
+
+    write_content(content_dir, {"articles/first-post.md": article("First post, edited")})
+    (content_dir / "articles" / "same-day.md").unlink()
+    write_content(content_dir, {"articles/brand-new.md": article("Brand new")})
+    assert fetch(base + "/admin/login/")[0] == 200
+    assert {"First post, edited", "Brand new"} <= titles(db_path)
+    assert "Same day published" not in titles(db_path)
+
+    write_content(content_dir, {"articles/brand-new.md": article("Brand new", status="done")})
+    status, headers, body = fetch(base + "/admin/login/")
+    assert status == 500 and headers["Content-Type"].startswith("text/html")
+    assert "articles/brand-new.md: status: unknown key" in body.decode()
+    assert "Brand new" in titles(db_path), "the last valid content stays"
+
+    write_content(content_dir, {"articles/brand-new.md": article("Brand new, fixed")})
+    assert fetch(base + "/admin/login/")[0] == 200
+    assert "Brand new, fixed" in titles(db_path)

@@ -1,0 +1,37 @@
+import pytest
+from django_distill.renderer import DistillRenderer
+
+
+def body_of(response):
+    """The body of any response, streamed (static files) or not, as text."""
+    if response.streaming:
+        return b"".join(response.streaming_content).decode()
+    return response.content.decode()
+
+
+def distilled():
+    """(path, response status codes the export accepts) of every URL the static export writes."""
+    urls = DistillRenderer().get_urls_to_render()
+    return [(uri, pattern.distill_status_codes) for pattern, _params, uri in urls]
+
+
+@pytest.fixture
+def crawl(imported, client):
+    """{path: (status, body)} of every distilled URL, fetched through the test client."""
+    pages = {}
+    for path, _statuses in distilled():
+        response = client.get(path)
+        pages[path] = (response.status_code, body_of(response))
+    return pages
+
+
+@pytest.fixture
+def get(imported, client):
+    """get(path) -> (response, body text), asserting the status (200 unless told)."""
+
+    def fetch(path, status=200):
+        response = client.get(path)
+        assert response.status_code == status, (path, response.status_code)
+        return response, body_of(response)
+
+    return fetch

@@ -1,0 +1,29 @@
+"""The surfaces as the static export renders them: through django-distill's internal request,
+whose scheme and host are not the site's. Every absolute URL must still come from base_url."""
+
+from django_distill.renderer import DistillRenderer, render_uri
+
+from tests.content_builder import DRAFT_SLUG, DRAFT_TITLE, SITE_URL
+
+
+def test_export_takes_absolute_urls_from_base_url(imported):
+    with DistillRenderer() as renderer:
+        for pattern, _params, uri in renderer.get_urls_to_render():
+            _status, _headers, body = render_uri(uri, pattern.distill_status_codes)
+            text = body.decode()
+            for wrong in ["None://", "//localhost", "testserver", "http://portfolio.test"]:
+                assert wrong not in text, (uri, wrong)
+            assert DRAFT_SLUG not in text and DRAFT_TITLE not in text, uri
+            if uri.endswith((".xml", ".txt")):
+                assert SITE_URL in text, uri
+
+
+def test_export_file_names(imported):
+    files = {}
+    with DistillRenderer() as renderer:
+        for pattern, params, uri in renderer.get_urls_to_render():
+            files[uri] = pattern.distill_file.format(*params)
+    assert files["/"] == "index.html"
+    assert files["/404"] == "404.html"
+    assert files["/feed.xml"] == "feed.xml" and files["/sitemap-pages.xml"] == "sitemap-pages.xml"
+    assert files["/static/pages/site.css"] == "static/pages/site.css"

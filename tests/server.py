@@ -1,0 +1,61 @@
+"""Run a real `manage.py` server process on a free loopback port, for tests of what a writer or
+a deploy actually runs."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+
+from django.conf import settings
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def fetch(url, data=None, headers=None, method=None):
+    """(status, headers, body) of a request; HTTP errors are answers too."""
+    request = urllib.request.Request(url, data=data, headers=headers or {}, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+@contextmanager
+def manage_py_server(args, env, ready_path="/admin/login/", timeout=30):
+    """Start `python manage.py <args>` with `{port}` in args filled in; yield the base URL."""
+    port = free_port()
+    args = [arg.replace("{port}", str(port)) for arg in args]
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", *args],
+        cwd=settings.BASE_DIR,
+        env={**os.environ, **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"server exited:\n{process.stdout.read()}")
+            try:
+                fetch(base + ready_path)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
