@@ -1,3 +1,62 @@
+"""Routes of the read API v1 and /openapi.json, spelled in full (the app is included at "").
+
+Two named routes per endpoint (DRF's format_suffix_patterns would reverse to `/x.json/` and hide
+them from django-distill). The `.json` forms are what the static export writes; the extensionless
+forms are served there by the host's rewrite rules, so only the `.json` forms are distilled.
+"""
+
+from django.urls import path, re_path
+from django_distill import distill_path
+
+from portfolio.content.models import Article, Project
+
+from . import views
+
 app_name = "api"
 
-urlpatterns = []
+
+def project_slugs():
+    # A generator, not a list: django-distill renders an empty list once with no arguments.
+    yield from Project.objects.values_list("slug")
+
+
+def published_article_slugs():
+    yield from Article.objects.published().values_list("slug")
+
+
+index = views.ApiIndexView.as_view()
+projects = views.ProjectListView.as_view()
+project = views.ProjectDetailView.as_view()
+articles = views.ArticleListView.as_view()
+article = views.ArticleDetailView.as_view()
+stack = views.StackView.as_view()
+
+urlpatterns = [
+    distill_path("api/v1.json", index, name="index-json", distill_file="api/v1.json"),
+    path("api/v1", index, name="index"),
+    distill_path("api/v1/projects.json", projects, name="projects-json", distill_file="api/v1/projects.json"),
+    path("api/v1/projects", projects, name="projects"),
+    distill_path(
+        "api/v1/projects/<slug:slug>.json",
+        project,
+        name="project-json",
+        distill_func=project_slugs,
+        distill_file="api/v1/projects/{}.json",
+    ),
+    path("api/v1/projects/<slug:slug>", project, name="project"),
+    distill_path("api/v1/articles.json", articles, name="articles-json", distill_file="api/v1/articles.json"),
+    path("api/v1/articles", articles, name="articles"),
+    distill_path(
+        "api/v1/articles/<slug:slug>.json",
+        article,
+        name="article-json",
+        distill_func=published_article_slugs,
+        distill_file="api/v1/articles/{}.json",
+    ),
+    path("api/v1/articles/<slug:slug>", article, name="article"),
+    distill_path("api/v1/stack.json", stack, name="stack-json", distill_file="api/v1/stack.json"),
+    path("api/v1/stack", stack, name="stack"),
+    distill_path("openapi.json", views.OpenApiView.as_view(), name="openapi", distill_file="openapi.json"),
+    # Last: whatever the routes above did not match under /api/v1/ gets the API's JSON 404.
+    re_path(r"^api/v1/", views.NotFoundView.as_view(), name="not-found"),
+]

@@ -111,6 +111,35 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
+# The read API: JSON only (no browsable API), no authentication (so no CSRF check: other methods
+# get a 405, not a 403), and no `?format=` override (a static file has one format).
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+    "URL_FORMAT_OVERRIDE": None,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+# /openapi.json is generated from the API's serializers and views (api.openapi holds the hooks),
+# so the contract cannot drift from the code.
+SPECTACULAR_SETTINGS = {
+    "OAS_VERSION": "3.1.0",
+    "VERSION": "1.0.0",
+    "TITLE": "Portfolio API",  # replaced by the site's name (api.openapi.finish)
+    "DESCRIPTION": "",  # api.openapi.DESCRIPTION
+    "SERVE_INCLUDE_SCHEMA": False,
+    "PREPROCESSING_HOOKS": ["api.openapi.only_read_api"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.openapi.finish"],
+    "ENUM_NAME_OVERRIDES": {
+        "ProjectStatusEnum": "portfolio.content.models.Project.Status",
+        "ModelTypeEnum": "portfolio.content.models.StackModel.Type",
+        "DailyDriverStatusEnum": "portfolio.content.models.DailyDriver.Status",
+    },
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+}
+
 # Cache: the contact route's rate-limit counters live here. Local memory is right for one
 # process (the authoring server, a single gunicorn worker); REDIS_URL shares the counters between
 # every process and host that serves the route.

@@ -13,6 +13,7 @@ import re
 from urllib.parse import unquote, urlsplit
 
 import ahocorasick
+
 from api.schema_check import ResponseCheck
 
 from .hosts import served_file

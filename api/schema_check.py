@@ -1,0 +1,66 @@
+"""Check a JSON document against the response schema /openapi.json gives its address.
+
+For the tests, and for anything that must prove a frozen file matches the contract:
+
+    check = ResponseCheck(openapi.generate())
+    check.errors("/api/v1/projects/alpha-one.json", json.loads(data))   # [] when it conforms
+
+JSON Schema Draft 2020-12 (what OpenAPI 3.1 schemas are), `$ref`s resolved inside the document,
+formats (`date`, `uri`, `uri-template`) checked. Needs jsonschema, rfc3986-validator and
+uri-template (requirements-dev.txt): unknown formats would otherwise pass unchecked.
+"""
+
+import re
+from urllib.parse import quote
+
+from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+DOCUMENT_URI = "urn:portfolio:openapi"
+# A path parameter is one segment without a dot, so `/projects/{slug}` never claims
+# `/projects/x.json`, which belongs to `/projects/{slug}.json`.
+PARAMETER = r"[^/.]+"
+
+
+def pointer(*parts):
+    """A URI fragment for a JSON pointer to `parts` (RFC 6901 escapes, then percent-encoding)."""
+    return "/" + "/".join(quote(str(p).replace("~", "~0").replace("/", "~1"), safe="") for p in parts)
+
+
+class ResponseCheck:
+    def __init__(self, document):
+        self.document = document
+        self.registry = Registry().with_resource(DOCUMENT_URI, DRAFT202012.create_resource(document))
+        self.templates = [
+            (re.compile("^" + re.sub(r"\\\{\w+\\\}", PARAMETER, re.escape(template)) + "$"), template)
+            for template in document["paths"]
+        ]
+
+    def template(self, path):
+        """The `paths` key that addresses a concrete path (`/api/v1/projects/{slug}.json`)."""
+        for regex, template in self.templates:
+            if regex.match(path):
+                return template
+        raise LookupError(f"{path}: no operation of the OpenAPI document has this path")
+
+    def validator(self, path, status=200, method="get"):
+        template = self.template(path)
+        if str(status) not in self.document["paths"][template][method]["responses"]:
+            raise LookupError(f"{method.upper()} {path}: status {status} is not documented")
+        ref = pointer("paths", template, method, "responses", status, "content", "application/json", "schema")
+        return Draft202012Validator(
+            {"$ref": f"{DOCUMENT_URI}#{ref}"},
+            registry=self.registry,
+            format_checker=Draft202012Validator.FORMAT_CHECKER,
+        )
+
+    def errors(self, path, instance, status=200, method="get"):
+        """Every way `instance` breaks the schema, as `at /json/path: message` lines."""
+        validator = self.validator(path, status, method)
+        return [
+            f"at /{'/'.join(map(str, error.absolute_path))}: {error.message}"
+            for error in sorted(
+                validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))
+            )
+        ]

@@ -1,0 +1,85 @@
+"""Every answer of the API validates against its operation's schema in /openapi.json (JSON Schema
+2020-12, $refs resolved, formats checked), and that check does catch drift."""
+
+import copy
+
+import pytest
+
+from .conftest import ALL_PATHS, MISSING_PATHS
+
+
+@pytest.mark.parametrize("path", ALL_PATHS)
+def test_every_response_matches_its_operation(imported, client, check, path):
+    response = client.get(path)
+    assert check.errors(path, response.json(), status=response.status_code) == []
+
+
+@pytest.mark.parametrize("path", MISSING_PATHS)
+def test_every_404_matches_its_operation(imported, client, check, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert check.errors(path, response.json(), status=404) == []
+
+
+def test_paths_map_to_their_templates(check):
+    assert check.template("/api/v1.json") == "/api/v1.json"
+    assert check.template("/api/v1/projects/alpha-one") == "/api/v1/projects/{slug}"
+    assert check.template("/api/v1/projects/alpha-one.json") == "/api/v1/projects/{slug}.json"
+    with pytest.raises(LookupError):
+        check.template("/api/v2")
+    with pytest.raises(LookupError):
+        check.validator("/api/v1/stack", status=404)
+
+
+# Each mutation breaks a response in one way the contract forbids; the check must say where.
+MUTATIONS = {
+    "extra member": ("/api/v1/projects/alpha-one", lambda d: d.update(extra=1), "Additional properties"),
+    "missing member": (
+        "/api/v1/articles/crlf-post",
+        lambda d: d.pop("body"),
+        "'body' is a required property",
+    ),
+    "extra member in a list item": (
+        "/api/v1/articles.json",
+        lambda d: d["articles"][0].update(body="x"),
+        "Additional properties",
+    ),
+    "missing member in a list item": (
+        "/api/v1/projects",
+        lambda d: d["projects"][1].pop("apiUrl"),
+        "'apiUrl' is a required property",
+    ),
+    "null instead of an absent url": (
+        "/api/v1/stack",
+        lambda d: d["models"][1].update(url=None),
+        "None is not of type 'string'",
+    ),
+    "empty url": ("/api/v1/stack", lambda d: d["dailyDrivers"][1].update(url=""), "is not a 'uri'"),
+    "status outside its enum": (
+        "/api/v1/projects/gamma",
+        lambda d: d.update(status="archived"),
+        "'archived' is not one of",
+    ),
+    "date with a time": (
+        "/api/v1/articles",
+        lambda d: d["articles"][0].update(date="2026-05-05T00:00:00Z"),
+        "date",
+    ),
+    "relative uri": ("/api/v1", lambda d: d["humanPages"].update(feed="/feed.xml"), "is not a 'uri'"),
+    "case study value not a string": (
+        "/api/v1/projects/alpha-one",
+        lambda d: d["caseStudy"].update(zeta=1),
+        "1 is not of type 'string'",
+    ),
+}
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS)
+def test_drift_is_caught(imported, client, check, mutation):
+    path, mutate, message = MUTATIONS[mutation]
+    document = client.get(path).json()
+    assert check.errors(path, document) == []
+    broken = copy.deepcopy(document)
+    mutate(broken)
+    errors = check.errors(path, broken)
+    assert errors and message in errors[0], errors
