@@ -57,6 +57,15 @@ urlpatterns = [
     distill_path("api/v1/stack.json", stack, name="stack-json", distill_file="api/v1/stack.json"),
     path("api/v1/stack", stack, name="stack"),
     distill_path("openapi.json", views.OpenApiView.as_view(), name="openapi", distill_file="openapi.json"),
+    # The JSON 404, frozen as api/v1/404.html: Cloudflare Pages answers a missing file with the
+    # nearest 404.html up the tree, so unknown API paths get the API's error body, not a page.
+    distill_path(
+        "api/v1/404",
+        views.NotFoundView.as_view(),
+        name="not-found-file",
+        distill_file="api/v1/404.html",
+        distill_status_codes=(404,),
+    ),
     # Last: whatever the routes above did not match under /api/v1/ gets the API's JSON 404.
     re_path(r"^api/v1/", views.NotFoundView.as_view(), name="not-found"),
 ]

@@ -19,14 +19,37 @@ def free_port():
         return sock.getsockname()[1]
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # a redirect is an answer to look at, not to follow
+
+
+_opener = urllib.request.build_opener(_NoRedirects)
+
+
 def fetch(url, data=None, headers=None, method=None):
-    """(status, headers, body) of a request; HTTP errors are answers too."""
+    """(status, headers, body) of one request: redirects are not followed, errors are answers."""
     request = urllib.request.Request(url, data=data, headers=headers or {}, method=method)
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with _opener.open(request, timeout=30) as response:
             return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read()
+
+
+def wait_for(url, process, timeout=60):
+    """Wait until `url` answers; fail with the process's output if it exits first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited:\n{process.stdout.read()}")
+        try:
+            fetch(url)
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 @contextmanager
@@ -44,17 +67,7 @@ def manage_py_server(args, env, ready_path="/admin/login/", timeout=30):
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"server exited:\n{process.stdout.read()}")
-            try:
-                fetch(base + ready_path)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_for(base + ready_path, process, timeout)
         yield base
     finally:
         process.terminate()

@@ -8,12 +8,14 @@ whose key is unchanged are hard-linked from the previous build instead of render
 
 import ctypes
 import json
+import logging
 import os
 import shutil
 import sys
 import tempfile
 import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +28,7 @@ from portfolio.content.models import Article, Site
 from portfolio.progress import Progress
 
 from . import hosts, plan
-from .render import get, link_or_copy, render_all
+from .render import get, link_or_copy, place, render_all
 from .verify import Verifier
 
 MANIFEST_VERSION = 1
@@ -111,7 +113,10 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
     import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"))
     workers = workers or os.cpu_count() or 1
 
-    with override_settings(DEBUG=False, ALLOWED_HOSTS=["*"]):
+    # A debug page must never be frozen: render with DEBUG off, whatever the environment says.
+    # The 404 pages are rendered on purpose: django.request need not warn about them.
+    request_log = logging.getLogger("django.request")
+    with override_settings(DEBUG=False, ALLOWED_HOSTS=["*"]), _log_level(request_log, logging.ERROR):
         targets = plan.targets()
         duplicates = [path for path, n in Counter(t.path for t in targets).items() if n > 1]
         if duplicates:
@@ -123,6 +128,9 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
         drafts_key = plan._hash(drafts)
 
         tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.build-", dir=out_dir.parent))
+        umask = os.umask(0)
+        os.umask(umask)
+        tmp.chmod(0o777 & ~umask)  # mkdtemp's 0700 would hide the site from a web server's user
         try:
             carried, to_render = carry_over(targets, keys, previous, out_dir, tmp)
             files = {t.path for t in targets} | HOST_FILES
@@ -141,7 +149,7 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
             for rendered, file_problems in results:
                 problems += file_problems
                 written += not rendered.reused
-            write_host_files(tmp)
+            write_host_files(tmp, out_dir if previous else None)
             problems += verifier.check_site(lambda path: (tmp / path).read_bytes())
             if carried and manifest.get("drafts") != drafts_key:
                 for target in carried:  # new or renamed drafts: look for them in what was kept too
@@ -169,6 +177,16 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
     )
 
 
+@contextmanager
+def _log_level(logger, level):
+    previous = logger.level
+    logger.setLevel(level)
+    try:
+        yield
+    finally:
+        logger.setLevel(previous)
+
+
 def carry_over(targets, keys, previous, out_dir, tmp):
     """Hard-link every file whose dependency key and stat match the previous build's manifest;
     return (carried targets, targets to render)."""
@@ -190,11 +208,11 @@ def carry_over(targets, keys, previous, out_dir, tmp):
     return carried, to_render
 
 
-def write_host_files(folder):
-    from contact.hosting import redirect_rules  # noqa: PLC0415  (the contact app owns its rules)
+def write_host_files(folder, previous_dir):
+    from contact.hosting import redirect_rules  # the contact app owns its rules
 
-    (folder / "_headers").write_text(hosts.headers_file())
-    (folder / "_redirects").write_text(hosts.redirects_file(redirect_rules()))
+    place(hosts.headers_file().encode(), "_headers", folder, previous_dir)
+    place(hosts.redirects_file(redirect_rules()).encode(), "_redirects", folder, previous_dir)
 
 
 def write_manifest(out_dir, manifest):

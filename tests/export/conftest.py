@@ -10,7 +10,9 @@ from tests.content_builder import write_content
 
 def distill_local(content_dir, out_dir, db_path, *args, env=None):
     """Run the real `manage.py distill-local` in a fresh process with its own SQLite file."""
-    environ = {k: v for k, v in os.environ.items() if k not in {"SITE_URL", "DEBUG", "DJANGO_SETTINGS_MODULE"}}
+    environ = {
+        k: v for k, v in os.environ.items() if k not in {"SITE_URL", "DEBUG", "DJANGO_SETTINGS_MODULE"}
+    }
     environ.update(CONTENT_DIR=str(content_dir), DATABASE_URL=f"sqlite:///{db_path}", **(env or {}))
     return subprocess.run(
         [sys.executable, "manage.py", "distill-local", str(out_dir), *args],
@@ -35,5 +37,7 @@ def built_site(tmp_path_factory):
 def tree(folder):
     """{relative path: bytes} of every file under `folder`."""
     return {
-        str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
     }

@@ -77,4 +77,5 @@ def test_parity_with_the_authoring_server(built_site, imported, client):
     for target in frozen:
         response = client.get(target.uri)
         assert response.status_code in target.status_codes, target.uri
-        assert (built_site / target.path).read_bytes() == response.content, target.uri
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        assert (built_site / target.path).read_bytes() == body, target.uri

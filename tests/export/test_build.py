@@ -1,0 +1,141 @@
+"""Atomic, verified, incremental: the build never publishes a broken, partial or stale site."""
+
+import io
+import os
+
+import pytest
+
+from portfolio.content.loader import ContentInvalid
+from portfolio.export.build import BuildFailed, build
+from tests.content_builder import DRAFT_TITLE, STACK_YAML, article, project, write_content
+
+from .conftest import distill_local, tree
+
+
+@pytest.fixture
+def site(db, content_dir, settings, tmp_path):
+    """build(**options) into tmp_path/site (or `out`), in this process, from the test content."""
+    settings.SITE_URL = ""
+    settings.CONTENT_DIR = content_dir
+
+    def run(out=tmp_path / "site", **options):
+        return build(out, workers=1, stderr=io.StringIO(), **options)
+
+    return run
+
+
+def leftovers(folder):
+    return sorted(p.name for p in folder.parent.iterdir() if ".build-" in p.name)
+
+
+def test_invalid_content_leaves_the_previous_build(site, content_dir, tmp_path):
+    site()
+    before = tree(tmp_path / "site")
+    write_content(content_dir, {"articles/broken.md": article(status="done")})
+    with pytest.raises(ContentInvalid):
+        site()
+    assert tree(tmp_path / "site") == before
+
+
+def test_failed_verification_leaves_the_previous_build(site, content_dir, tmp_path):
+    site()
+    before = tree(tmp_path / "site")
+    write_content(content_dir, {"articles/leaky.md": article("Leaky", body=f"About {DRAFT_TITLE}.\n")})
+    with pytest.raises(BuildFailed) as failed:
+        site()
+    assert "articles/leaky.html: contains the title of draft articles/secret-draft.md" in str(failed.value)
+    assert tree(tmp_path / "site") == before
+    assert leftovers(tmp_path / "site") == []
+
+
+def test_a_deleted_article_leaves_nothing_behind(site, content_dir, tmp_path):
+    site()
+    (content_dir / "articles" / "first-post.md").unlink()
+    site()
+    stale = [path for path in tree(tmp_path / "site") if "first-post" in path]
+    assert stale == []
+    assert b"first-post" not in (tmp_path / "site" / "api/v1/articles.json").read_bytes()
+
+
+EDITS = [
+    ("edit a body", {"articles/first-post.md": (None, "Article body.", "A new body.")}),
+    ("add a project", {"projects/zeta.md": project("Zeta", date="2026-07-07")}),
+    ("delete an article", {"articles/same-day.md": None}),
+    ("publish the draft", {"articles/secret-draft.md": article("No longer secret", date="2026-04-04")}),
+    ("draft an article", {"articles/crlf-post.md": article("CRLF post", date="2026-04-04", draft="true")}),
+    ("edit the stack", {"stack.yaml": STACK_YAML.replace("Testing everything", "Shipping")}),
+    ("rename the site", {"site.yaml": (None, "Test Portfolio", "Renamed Portfolio")}),
+]
+
+
+def apply(content_dir, change):
+    for rel, data in change.items():
+        path = content_dir / rel
+        if data is None:
+            path.unlink()
+        elif isinstance(data, tuple):
+            path.write_text(path.read_text().replace(data[1], data[2]))
+        else:
+            write_content(content_dir, {rel: data})
+
+
+def test_incremental_builds_equal_full_builds(site, content_dir, tmp_path):
+    incremental, full = tmp_path / "incremental", tmp_path / "full"
+    site(incremental)
+    for name, change in EDITS:
+        apply(content_dir, change)
+        result = site(incremental)
+        site(full, full=True)
+        assert tree(incremental) == tree(full), name
+        assert result.carried > 0 or name == "rename the site", name
+
+
+def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, tmp_path):
+    site()
+    out = tmp_path / "site"
+    inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
+    apply(content_dir, EDITS[0][1])  # a new body: only that article's page and JSON change
+    result = site()
+    changed = sorted(path for path in tree(out) if os.stat(out / path).st_ino != inodes[path])
+    assert changed == ["api/v1/articles/first-post.json", "articles/first-post.html"]
+    assert result.written == 2 and result.carried > 0
+
+
+def test_a_rebuild_with_no_change_renders_nothing(site):
+    site()
+    result = site()
+    assert (result.rendered, result.written) == (0, 0) and result.carried > 30
+
+
+def test_refuses_to_replace_what_is_not_a_build(site, tmp_path, settings):
+    with pytest.raises(BuildFailed, match="refusing to replace this folder"):
+        site(settings.BASE_DIR)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    with pytest.raises(BuildFailed, match="not empty and not a previous build; use --force"):
+        site(mine)
+    assert (mine / "notes.txt").read_text() == "keep me"
+    site(mine, force=True)
+    assert not (mine / "notes.txt").exists() and (mine / "index.html").exists()
+
+
+def test_the_command_reports_content_errors_and_keeps_the_folder(built_site, tmp_path):
+    content = write_content(tmp_path / "content")
+    write_content(content, {"projects/bad.md": project(status="done")})
+    before = tree(built_site)
+    result = distill_local(content, built_site, tmp_path / "db.sqlite3")
+    assert result.returncode == 1
+    assert (
+        "projects/bad.md: status: expected one of active, reference, experimental; got 'done'"
+        in result.stderr
+    )
+    assert "nothing was built" in result.stderr
+    assert tree(built_site) == before
+
+
+def test_debug_pages_are_never_frozen(built_site, tmp_path):
+    content = write_content(tmp_path / "content")
+    result = distill_local(content, tmp_path / "site", tmp_path / "db.sqlite3", env={"DEBUG": "1"})
+    assert result.returncode == 0, result.stderr
+    assert tree(tmp_path / "site") == tree(built_site), "DEBUG=1 builds the same site, 404 page included"

@@ -1,0 +1,144 @@
+"""The built folder as real static hosts serve it: Cloudflare Pages (its own `wrangler pages dev`),
+Netlify (its own rule parsers), nginx (the README's config) and a plain static server."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+
+from portfolio.export.hosts import REWRITES
+from tests.server import fetch, free_port, wait_for
+
+HOSTS = settings.BASE_DIR / "tests" / "hosts"
+PAGES = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicode-post", "/stack",
+         "/developers", "/contact", "/contact/thanks"]  # fmt: skip
+
+
+def api_files(site):
+    return sorted(str(p.relative_to(site)) for p in (site / "api").rglob("*.json")) + ["api/v1.json"]
+
+
+def check_host(base, site, *, json_404):
+    """Every API file in both path forms, every page, llms.txt and unknown paths."""
+    for name in sorted(set(api_files(site))):
+        for path in ("/" + name.removesuffix(".json"), "/" + name):
+            status, headers, body = fetch(base + path)
+            assert (status, headers.get_all("Content-Type")) == (200, ["application/json"]), path
+            assert body == (site / name).read_bytes(), path
+    for path in PAGES:
+        status, headers, body = fetch(base + path)
+        assert status == 200, (path, status, headers.get("Location"))
+        assert headers["Content-Type"].startswith("text/html"), path
+        assert b"<html" in body
+    status, headers, body = fetch(base + "/llms.txt")
+    assert (status, headers.get_all("Content-Type")) == (200, ["text/plain; charset=utf-8"])
+    assert body == (site / "llms.txt").read_bytes()
+    status, _, body = fetch(base + "/no/such/page")
+    assert status == 404 and body == (site / "404.html").read_bytes()
+    status, _, body = fetch(base + "/api/v1/articles/secret-draft")
+    assert status == 404
+    if json_404:
+        assert json.loads(body) == json.loads((site / "api/v1/404.html").read_bytes())
+
+
+@pytest.fixture
+def background(request):
+    """Start a server process in its own process group; stop the whole group after the test."""
+    processes = []
+
+    def start(args, **kwargs):
+        process = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True, **kwargs,
+        )  # fmt: skip
+        processes.append(process)
+        return process
+
+    yield start
+    for process in processes:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=10)
+
+
+def test_cloudflare_pages(built_site, background):
+    wrangler = HOSTS / "node_modules" / ".bin" / "wrangler"
+    if not wrangler.exists():
+        pytest.skip("wrangler is not installed (make test runs npm ci in tests/hosts)")
+    port = free_port()
+    env = {**os.environ, "WRANGLER_SEND_METRICS": "false", "CLOUDFLARE_CF_FETCH_ENABLED": "false"}
+    process = background(
+        [wrangler, "pages", "dev", str(built_site), "--ip", "127.0.0.1", "--port", str(port),
+         "--compatibility-date", "2026-04-01", "--inspector-port", str(free_port())],
+        env=env, cwd=built_site.parent,
+    )  # fmt: skip
+    wait_for(f"http://127.0.0.1:{port}/", process, timeout=90)
+    check_host(f"http://127.0.0.1:{port}", built_site, json_404=True)
+
+
+def test_netlify_parses_the_rules(built_site):
+    if not (HOSTS / "node_modules" / "@netlify" / "redirect-parser").exists():
+        pytest.skip("Netlify's parsers are not installed (make test runs npm ci in tests/hosts)")
+    result = subprocess.run(
+        ["node", "netlify_rules.mjs", str(built_site)], cwd=HOSTS, capture_output=True, text=True, check=True
+    )
+    parsed = json.loads(result.stdout)
+    assert parsed["errors"] == []
+    assert [(r["from"], r["to"], r["status"]) for r in parsed["redirects"]] == [
+        (source, destination, 200) for source, destination in REWRITES
+    ]
+    headers = {rule["for"]: rule["values"] for rule in parsed["headers"]}
+    assert headers["/api/v1/*"]["Content-Type"] == "application/json"
+    assert headers["/llms.txt"]["Content-Type"] == "text/plain; charset=utf-8"
+
+
+def test_nginx_with_the_readme_config(built_site, background, tmp_path):
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if not nginx:
+        pytest.skip("nginx is not installed (make test installs Debian's nginx)")
+    port = free_port()
+    server = (settings.BASE_DIR / "deploy" / "nginx.conf").read_text()
+    server = server.replace("listen 8080;", f"listen 127.0.0.1:{port};").replace(
+        "/srv/portfolio/dist", str(built_site)
+    )
+    (tmp_path / "nginx.conf").write_text(
+        # pytest's temporary folders are private: run the workers as this user, not nobody.
+        ("user root;\n" if os.geteuid() == 0 else "")
+        + f"pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log; daemon off;\n"
+        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
+        f"client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path}; fastcgi_temp_path {tmp_path};\n"
+        f"uwsgi_temp_path {tmp_path}; scgi_temp_path {tmp_path};\n{server}\n}}\n"
+    )
+    process = background([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
+    wait_for(f"http://127.0.0.1:{port}/", process, timeout=20)
+    check_host(f"http://127.0.0.1:{port}", built_site, json_404=True)
+
+
+def test_readme_shows_the_tested_nginx_config():
+    readme = (settings.BASE_DIR / "README.md").read_text()
+    assert (settings.BASE_DIR / "deploy" / "nginx.conf").read_text() in readme
+
+
+def test_a_plain_static_server_serves_the_json_paths(built_site, background):
+    port = free_port()
+    process = background(
+        [
+            sys.executable,
+            "-m",
+            "http.server",
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+            str(built_site),
+            str(port),
+        ]
+    )
+    wait_for(f"http://127.0.0.1:{port}/", process)
+    for name in api_files(built_site):
+        status, headers, body = fetch(f"http://127.0.0.1:{port}/{name}")
+        assert (status, headers["Content-Type"]) == (200, "application/json"), name
+        assert body == (built_site / name).read_bytes()
