@@ -8,20 +8,11 @@ forms are served there by the host's rewrite rules, so only the `.json` forms ar
 from django.urls import path, re_path
 from django_distill import distill_path
 
-from portfolio.content.models import Article, Project
+from portfolio.content.distill import project_slugs, published_article_slugs
 
 from . import views
 
 app_name = "api"
-
-
-def project_slugs():
-    # A generator, not a list: django-distill renders an empty list once with no arguments.
-    yield from Project.objects.values_list("slug")
-
-
-def published_article_slugs():
-    yield from Article.objects.published().values_list("slug")
 
 
 index = views.ApiIndexView.as_view()

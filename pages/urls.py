@@ -5,6 +5,8 @@ slash). Every GET route is a distill_path so that the static export (django-dist
 from django.views.generic import TemplateView
 from django_distill import distill_path
 
+from portfolio.content.distill import project_slugs, published_article_slugs
+
 from . import assets, sitemaps, views
 from .feeds import SiteFeed
 
@@ -19,7 +21,7 @@ urlpatterns = [
         "projects/<slug:slug>",
         views.project_detail,
         name="project",
-        distill_func=views.project_slugs,
+        distill_func=project_slugs,
         distill_file="projects/{}.html",
     ),
     distill_path("articles", views.article_list, name="articles", distill_file="articles.html"),
@@ -27,7 +29,7 @@ urlpatterns = [
         "articles/<slug:slug>",
         views.article_detail,
         name="article",
-        distill_func=views.article_slugs,
+        distill_func=published_article_slugs,
         distill_file="articles/{}.html",
     ),
     distill_path("stack", views.stack, name="stack", distill_file="stack.html"),

@@ -12,16 +12,6 @@ ARTICLE_ITEM = ("slug", "title", "description", "date", "tags")
 LATEST_ARTICLES = 5
 
 
-# distill_funcs for the export. Generators, not lists: django-distill turns an empty list into one
-# parameterless render (which cannot reverse), but an empty generator into no render at all.
-def project_slugs():
-    yield from Project.objects.values_list("slug", flat=True)
-
-
-def article_slugs():
-    yield from Article.objects.published().values_list("slug", flat=True)
-
-
 def home(request):
     context = {
         "featured": Project.objects.filter(featured=True).only(*PROJECT_CARD),
