@@ -1,0 +1,502 @@
+#!/usr/bin/env python3
+"""Measure the build against the targets of issue 7 and print one table.
+
+    python bench/run.py                       # S content (100 projects + 1,000 articles), 3 runs
+    python bench/run.py --size L --runs 3     # the recorded benchmark (1,000 + 10,000)
+    python bench/run.py --projects 3 --articles 12 --runs 1   # a smoke run
+
+Each run measures, on its own fresh database and output folder: the floor (bench/floor.py), a cold
+`distill-local`, a rebuild with no change, and a rebuild after appending a line to one published
+article (and which files that rewrote). After the runs, the authoring server is started on the
+last run's database and one article's detail endpoint and the article list are timed.
+
+Figures are medians of the runs, with min-max. Missing a target is a result, not an error: the
+exit status is 0 unless a measurement could not be made (a build failed, the server did not
+answer), which exits 1 after printing what was measured.
+"""
+
+import argparse
+import http.client
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+sys.path.insert(0, str(BENCH))
+import gen_content  # noqa: E402
+
+PYTHON = sys.executable
+MB = 1024 * 1024
+SAMPLE_EVERY = 0.1  # seconds between /proc samples of a build's memory
+
+
+class MeasureFailed(Exception):
+    pass
+
+
+# --- running and measuring one command ---------------------------------------------------------
+
+_running = set()  # processes to kill if we stop early
+
+
+def kill_group(proc):
+    """Stop a process we started in its own session, and everything it started."""
+    if proc.returncode is not None:
+        return
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=5)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def descendants(pid):
+    """pid and every process below it (from /proc/<pid>/task/<tid>/children)."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{current}/task/{task}/children") as handle:
+                    queue.extend(int(child) for child in handle.read().split())
+            except OSError:
+                pass
+    return found
+
+
+def memory_of(pid):
+    """Proportional set size of one process in bytes (shared pages split between their users);
+    its resident set size where smaps_rollup cannot be read."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            for line in handle:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        with open(f"/proc/{pid}/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
+@dataclass
+class Measured:
+    seconds: float
+    peak_process: int  # bytes: the largest single process of the tree (kernel's ru_maxrss)
+    peak_tree: int  # bytes: the largest sum of PSS over the tree, sampled every SAMPLE_EVERY
+    returncode: int
+    output: str
+
+
+def measure(command, env, timeout):
+    """Run `command` from the project root; return its wall time and peak memory.
+
+    The main thread blocks in wait4() so the wall time is exact and the kernel hands back the
+    child's rusage, whose ru_maxrss is the peak of the largest process in its tree (the child
+    and its reaped descendants). A thread samples the tree's summed PSS meanwhile and kills the
+    process group when the timeout passes."""
+    with tempfile.TemporaryFile() as log:
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        _running.add(proc)
+        peak_tree, timed_out, done = [0], [False], threading.Event()
+
+        def sample():
+            while not done.wait(SAMPLE_EVERY):
+                peak_tree[0] = max(peak_tree[0], sum(map(memory_of, descendants(proc.pid))))
+                if time.perf_counter() - started > timeout:
+                    timed_out[0] = True
+                    for sig in (signal.SIGTERM, signal.SIGKILL):
+                        try:
+                            os.killpg(proc.pid, sig)
+                        except ProcessLookupError:
+                            break
+                        if done.wait(5):
+                            break
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            done.set()
+            sampler.join()
+        seconds = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        _running.discard(proc)
+        log.seek(0)
+        output = log.read().decode("utf-8", "replace")
+    if timed_out[0]:
+        raise MeasureFailed(f"{' '.join(map(str, command))}: timed out after {timeout} s\n{tail(output)}")
+    return Measured(seconds, usage.ru_maxrss * 1024, peak_tree[0], proc.returncode, output)
+
+
+def tail(text, lines=15):
+    return "\n".join("    " + line for line in text.strip().splitlines()[-lines:])
+
+
+def checked(name, command, env, timeout):
+    result = measure(command, env, timeout)
+    if result.returncode != 0:
+        raise MeasureFailed(
+            f"{name} failed (exit status {result.returncode}): {' '.join(map(str, command))}\n"
+            f"  with CONTENT_DIR={env['CONTENT_DIR']} DATABASE_URL={env['DATABASE_URL']}\n"
+            f"{tail(result.output)}"
+        )
+    return result
+
+
+# --- the output folder: what a rebuild rewrote -------------------------------------------------
+
+
+def files_under(folder):
+    found = {}
+    for directory, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(directory, name)
+            found[os.path.relpath(path, folder)] = os.stat(path).st_ino
+    return found
+
+
+def keep_copy(folder, copy):
+    """Hard-link every file of `folder` into `copy`: keeps the old bytes (and inode numbers) alive
+    at no cost, so that after a rebuild we can tell rewritten files from carried ones."""
+    for rel in files_under(folder):
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.link(folder / rel, copy / rel)
+
+
+@dataclass
+class Changes:
+    rewritten: int  # new or replaced inode: the build wrote the file
+    changed: int  # bytes differ from the previous build (or the file is new)
+    removed: int
+    needless: list  # rewritten with the same bytes
+
+
+def compare(before, after_folder):
+    """Compare a folder with the hard-linked copy of its previous state."""
+    old, new = files_under(before), files_under(after_folder)
+    rewritten, changed, needless = 0, 0, []
+    for rel, inode in new.items():
+        if rel not in old:
+            rewritten += 1
+            changed += 1
+        elif inode != old[rel]:
+            rewritten += 1
+            if (before / rel).read_bytes() != (after_folder / rel).read_bytes():
+                changed += 1
+            else:
+                needless.append(rel)
+    return Changes(rewritten, changed, sum(1 for rel in old if rel not in new), needless)
+
+
+# --- the authoring server ----------------------------------------------------------------------
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(port, path, timeout=30):
+    """(status, milliseconds) of one GET on a fresh connection, body read in full."""
+    started = time.perf_counter()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", path, headers={"Accept": "application/json"})
+        response = connection.getresponse()
+        response.read()
+    finally:
+        connection.close()
+    return response.status, (time.perf_counter() - started) * 1000
+
+
+def time_server(env, slug, detail_requests, list_requests, timeout):
+    """Median, min and max milliseconds of the detail and list endpoints on `runserver`."""
+    port = free_port()
+    log = tempfile.TemporaryFile()
+    command = [PYTHON, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
+    proc = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    _running.add(proc)
+
+    def server_log():
+        log.seek(0)
+        return tail(log.read().decode("utf-8", "replace"))
+
+    try:
+        deadline = time.monotonic() + timeout
+        while True:  # the first request also syncs the content folder: allow it time
+            if proc.poll() is not None:
+                raise MeasureFailed(f"the authoring server exited ({proc.returncode}):\n{server_log()}")
+            try:
+                get(port, "/api/v1", timeout=timeout)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise MeasureFailed(f"the authoring server did not answer in {timeout} s") from None
+                time.sleep(0.2)
+        timings = {}
+        for name, path, count in (
+            ("detail", f"/api/v1/articles/{slug}", detail_requests),
+            ("list", "/api/v1/articles", list_requests),
+        ):
+            for _ in range(3):  # warm-up: imports, templates, query plans
+                status, _ = get(port, path)
+            if status != 200:
+                raise MeasureFailed(f"GET {path} on the authoring server: status {status}\n{server_log()}")
+            timings[name] = [get(port, path)[1] for _ in range(count)]
+        return timings
+    finally:
+        kill_group(proc)
+        _running.discard(proc)
+        log.close()
+
+
+# --- content -----------------------------------------------------------------------------------
+
+
+def content_name(args):
+    if args.projects is None and args.articles is None and args.drafts == 0.1:
+        return f"{args.size}-{args.seed}"
+    projects, articles = gen_content.SIZES[args.size]
+    projects = projects if args.projects is None else args.projects
+    articles = articles if args.articles is None else args.articles
+    return f"p{projects}-a{articles}-d{args.drafts:g}-{args.seed}"
+
+
+def prepare_content(args, tmp):
+    """A private copy of the content (rebuilds edit it): from bench/.cache/<name> when present,
+    else freshly generated (and saved there with --cache)."""
+    cached = BENCH / ".cache" / content_name(args)
+    work = tmp / "content"
+    if cached.is_dir():
+        print(f"content: reusing {cached.relative_to(ROOT)}")
+        shutil.copytree(cached, work)
+        return work
+    projects, articles = gen_content.SIZES[args.size]
+    projects = projects if args.projects is None else args.projects
+    articles = articles if args.articles is None else args.articles
+    started = time.perf_counter()
+    drafts = gen_content.generate(work, projects, articles, args.drafts, args.seed)
+    print(
+        f"content: generated {projects} projects, {articles} articles ({drafts} drafts), "
+        f"seed {args.seed}, in {time.perf_counter() - started:.1f} s"
+    )
+    if args.cache:
+        partial = cached.with_name(cached.name + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(work, partial)
+        os.replace(partial, cached)
+        print(f"content: saved as {cached.relative_to(ROOT)}")
+    return work
+
+
+def published_articles(content):
+    slugs = []
+    for path in sorted((content / "articles").glob("*.md")):
+        front = path.read_text(encoding="utf-8").split("\n---\n", 1)[0]
+        if "\ndraft: true" not in front:
+            slugs.append(path.stem)
+    if not slugs:
+        raise MeasureFailed("the content has no published article to edit and request")
+    return slugs
+
+
+# --- the runs ----------------------------------------------------------------------------------
+
+
+def one_run(n, args, content, edited, tmp, results):
+    """Floor, cold build, no-change rebuild, one-edit rebuild; append figures to `results`."""
+    folder = tmp / f"run-{n}"
+    folder.mkdir()
+    env = {**os.environ, "CONTENT_DIR": str(content), "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}"}
+    site = folder / "site"
+    build = [PYTHON, "manage.py", "distill-local", str(site), "--force"]
+
+    floor_command = [PYTHON, str(BENCH / "floor.py"), str(content), str(folder / "floor")]
+    floor = checked("the floor", floor_command, env, args.timeout)
+    shutil.rmtree(folder / "floor")
+    results["floor"].append(floor.seconds)
+
+    cold = checked("the cold build", build, env, args.timeout)
+    results["cold"].append(cold.seconds)
+    results["ratio"].append(cold.seconds / floor.seconds)
+    results["peak_process"].append(cold.peak_process / MB)
+    results["peak_tree"].append(cold.peak_tree / MB)
+
+    results["nochange"].append(checked("the no-change rebuild", build, env, args.timeout).seconds)
+
+    before = folder / "before"
+    keep_copy(site, before)
+    with open(content / "articles" / f"{edited}.md", "a", encoding="utf-8") as handle:
+        handle.write(f"\nA line added by the benchmark, run {n + 1}.\n")
+    results["edit"].append(checked("the one-edit rebuild", build, env, args.timeout).seconds)
+    changes = compare(before, site)
+    results["rewritten"].append(changes.rewritten)
+    results["changed"].append(changes.changed)
+    results["removed"].append(changes.removed)
+    results["needless"].extend(rel for rel in changes.needless if rel not in results["needless"])
+    shutil.rmtree(before)
+    return env
+
+
+def seconds(value):
+    return f"{value:.2f} s"
+
+
+def millis(value):
+    return f"{value:.1f} ms"
+
+
+def megabytes(value):
+    return f"{value:.0f} MB"
+
+
+def times(value):
+    return f"{value:.2f}x"
+
+
+def count(value):
+    return f"{value:g}"
+
+
+def table(results, failure):
+    """The rows: (figure, median, min-max, target, ok?)."""
+    rows = []
+
+    def row(figure, key, show, target=None, limit=None):
+        values = results.get(key) or []
+        if not values:
+            rows.append((figure, "n/a", "", target or "", "FAILED" if failure else "n/a"))
+            return
+        median = statistics.median(values)
+        spread = f"{show(min(values))} - {show(max(values))}"
+        ok = "" if limit is None else ("ok" if median <= limit else "MISSED")
+        rows.append((figure, show(median), spread, target or "", ok))
+
+    floor = statistics.median(results["floor"]) if results.get("floor") else None
+    row("floor (bench/floor.py)", "floor", seconds)
+    row(
+        "cold build",
+        "cold",
+        seconds,
+        f"<= 1.3 x floor = {seconds(1.3 * floor)}" if floor else "<= 1.3 x floor",
+        1.3 * floor if floor else None,
+    )
+    row("cold / floor", "ratio", times, "<= 1.30x", 1.3)
+    row("rebuild, no change", "nochange", seconds, "< 3 s", 3)
+    row("rebuild, one article edited", "edit", seconds, "< 3 s", 3)
+    rewritten, changed = results.get("rewritten"), results.get("changed")
+    if rewritten:
+        ok = "ok" if rewritten == changed else "MISSED"
+        spread = f"{min(rewritten)} - {max(rewritten)}"
+        text = f"{statistics.median(rewritten):g} ({statistics.median(changed):g} changed bytes)"
+        rows.append(("  files it rewrote", text, spread, "only files whose bytes change", ok))
+    else:
+        row("  files it rewrote", "rewritten", count, "only files whose bytes change")
+    row("peak memory, largest process (cold)", "peak_process", megabytes, "< 300 MB", 300)
+    row("peak memory, whole tree PSS (cold)", "peak_tree", megabytes, "< 300 MB", 300)
+    row("server: one article (detail)", "detail", millis, "< 20 ms", 20)
+    row("server: article list", "list", millis, "< 300 ms", 300)
+    return rows
+
+
+def print_table(rows):
+    header = ("figure", "median", "min - max", "target", "ok?")
+    widths = [max(len(str(r[i])) for r in (header, *rows)) for i in range(len(header))]
+    for line in (header, tuple("-" * w for w in widths), *rows):
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+
+
+def interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", choices=gen_content.SIZES, default="S", help="S (default) or L")
+    parser.add_argument("--projects", type=int, help="override the size's number of projects")
+    parser.add_argument("--articles", type=int, help="override the size's number of articles")
+    parser.add_argument("--drafts", type=float, default=0.1, help="share of drafts (default 0.1)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure; the median is shown")
+    parser.add_argument("--requests", type=int, default=20, help="timed requests of the detail endpoint")
+    parser.add_argument("--list-requests", type=int, default=5, help="timed requests of the article list")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds allowed to each command")
+    parser.add_argument("--cache", action="store_true", help="save generated content in bench/.cache")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder and print it")
+    args = parser.parse_args(argv)
+
+    signal.signal(signal.SIGTERM, interrupted)  # a kill, like Ctrl-C, still runs the clean-up below
+    tmp = Path(tempfile.mkdtemp(prefix="portfolio-bench-"))
+    results = defaultdict(list)  # figure -> one value per run (per request for the server)
+    failure = None
+    try:
+        content = prepare_content(args, tmp)
+        slugs = published_articles(content)
+        edited, requested = slugs[0], slugs[len(slugs) // 2]
+        print(f"machine: {os.cpu_count()} cores; {args.runs} run(s); editing articles/{edited}.md")
+        env = None
+        try:
+            for n in range(args.runs):
+                env = one_run(n, args, content, edited, tmp, results)
+                print(f"run {n + 1}/{args.runs} done", flush=True)
+            timings = time_server(env, requested, args.requests, args.list_requests, args.timeout)
+            results["detail"], results["list"] = timings["detail"], timings["list"]
+        except MeasureFailed as exc:
+            failure = str(exc)
+        print()
+        print_table(table(results, failure))
+        if failure:
+            print(f"\nNOT MEASURED: {failure}")
+            print("(the figures above are what could be measured before that)")
+            return 1
+        if results["needless"]:
+            names = ", ".join(sorted(results["needless"])[:10])
+            print(f"\nrewritten by the one-edit rebuild with unchanged bytes: {names}")
+        missed = [row[0].strip() for row in table(results, None) if row[4] == "MISSED"]
+        print(f"\nmissed targets: {', '.join(missed)}" if missed else "\nevery target met")
+        return 0
+    except KeyboardInterrupt:
+        print("\ninterrupted: stopping what was started and cleaning up", file=sys.stderr)
+        return 130
+    finally:
+        for proc in list(_running):
+            kill_group(proc)
+        if args.keep:
+            print(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
