@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install system-deps host-tools serve test build preview lint format
+.PHONY: install system-deps host-tools serve test build preview bench lint format
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ build: install
 # The built folder as a plain static server serves it: the .json paths work, as the spec promises.
 preview:
 	$(PY) -m http.server --bind 127.0.0.1 --directory dist 8001
+
+# The build benchmark of bench/README.md: S content and 3 runs unless BENCH_ARGS says otherwise,
+# e.g. make bench BENCH_ARGS="--size L --runs 3". Prints a table; missed targets do not fail it.
+bench: install
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
