@@ -241,6 +241,7 @@ def get(port, path, timeout=30):
 def time_server(env, slug, detail_requests, list_requests, timeout):
     """Median, min and max milliseconds of the detail and list endpoints on `runserver`."""
     port = free_port()
+    env = {**env, "DEBUG": "1"}  # as `make serve` runs it for writers
     log = tempfile.TemporaryFile()
     command = [PYTHON, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
     proc = subprocess.Popen(
