@@ -285,12 +285,19 @@ def time_server(env, slug, detail_requests, list_requests, timeout):
 # --- content -----------------------------------------------------------------------------------
 
 
+def counts(args):
+    """(projects, articles): the size's, unless overridden."""
+    projects, articles = gen_content.SIZES[args.size]
+    return (
+        projects if args.projects is None else args.projects,
+        articles if args.articles is None else args.articles,
+    )
+
+
 def content_name(args):
     if args.projects is None and args.articles is None and args.drafts == 0.1:
         return f"{args.size}-{args.seed}"
-    projects, articles = gen_content.SIZES[args.size]
-    projects = projects if args.projects is None else args.projects
-    articles = articles if args.articles is None else args.articles
+    projects, articles = counts(args)
     return f"p{projects}-a{articles}-d{args.drafts:g}-{args.seed}"
 
 
@@ -303,9 +310,7 @@ def prepare_content(args, tmp):
         print(f"content: reusing {cached.relative_to(ROOT)}")
         shutil.copytree(cached, work)
         return work
-    projects, articles = gen_content.SIZES[args.size]
-    projects = projects if args.projects is None else args.projects
-    articles = articles if args.articles is None else args.articles
+    projects, articles = counts(args)
     started = time.perf_counter()
     drafts = gen_content.generate(work, projects, articles, args.drafts, args.seed)
     print(
