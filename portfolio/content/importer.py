@@ -105,7 +105,9 @@ def parse(job):
         if rel in SINGLETONS:
             return rel, loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), []
         fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
-        fields["body"], fields["body_html"] = body, render(body)
+        # A draft is never published, so its HTML is never shown: it is rendered once published
+        # (the edit that publishes it changes the file, so the next import renders it).
+        fields["body"], fields["body_html"] = body, "" if fields.get("draft") else render(body)
         return rel, fields, []
     except ContentInvalid as exc:
         return rel, None, exc.errors

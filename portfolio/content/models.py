@@ -1,6 +1,8 @@
 """What the content folder holds, mirrored in the database. The files are the source of truth:
 rows are written only by the importer (portfolio.content.importer)."""
 
+from contextlib import contextmanager
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -95,10 +97,23 @@ class Site(models.Model):
     def __str__(self):
         return self.title
 
+    # Set while a build renders: the identity cannot change then, so it is read once, not per page.
+    _pinned = None
+
     @classmethod
     def load(cls):
         """The imported site identity (the importer guarantees there is one)."""
-        return cls.objects.get()
+        return cls._pinned or cls.objects.get()
+
+    @classmethod
+    @contextmanager
+    def pinned(cls):
+        """Read the identity once for everything rendered inside this block (a build)."""
+        cls._pinned = cls.objects.get()
+        try:
+            yield cls._pinned
+        finally:
+            cls._pinned = None
 
     @property
     def base_url(self):

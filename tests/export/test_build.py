@@ -40,12 +40,23 @@ def test_invalid_content_leaves_the_previous_build(site, content_dir, tmp_path):
 def test_failed_verification_leaves_the_previous_build(site, content_dir, tmp_path):
     site()
     before = tree(tmp_path / "site")
-    write_content(content_dir, {"articles/leaky.md": article("Leaky", body=f"About {DRAFT_TITLE}.\n")})
+    write_content(
+        content_dir,
+        {"articles/leaky.md": article("Leaky", body="See [the draft](/articles/secret-draft).\n")},
+    )
     with pytest.raises(BuildFailed) as failed:
         site()
-    assert "articles/leaky.html: contains the title of draft articles/secret-draft.md" in str(failed.value)
+    assert "articles/leaky.html: holds the address of draft articles/secret-draft.md" in str(failed.value)
     assert tree(tmp_path / "site") == before
     assert leftovers(tmp_path / "site") == []
+
+
+def test_prose_that_repeats_a_draft_title_is_no_leak(site, content_dir, tmp_path):
+    write_content(
+        content_dir, {"articles/echo.md": article("Echo", body=f"{DRAFT_TITLE} is also a phrase.\n")}
+    )
+    site()
+    assert (tmp_path / "site" / "articles" / "echo.html").exists()
 
 
 def test_a_deleted_article_leaves_nothing_behind(site, content_dir, tmp_path):
