@@ -50,10 +50,12 @@ class BuildResult:
     written: int
     carried: int
     seconds: float
+    phases: dict  # {"import": seconds, "render": seconds, ...}
 
     def summary(self):
+        phases = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in self.phases.items())
         return (
-            f"Built {self.files} files ({self.size / 1e6:.1f} MB) in {self.seconds:.1f} s: "
+            f"Built {self.files} files ({self.size / 1e6:.1f} MB) in {self.seconds:.1f} s ({phases}): "
             f"{self.rendered} rendered ({self.written} written, {self.rendered - self.written} unchanged), "
             f"{self.carried} carried over from the previous build -> {self.out_dir}"
         )
@@ -107,10 +109,12 @@ def swap(new, target):
 
 def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
     started = time.perf_counter()
+    phases = Phases()
     out_dir = Path(out_dir).resolve()
     check_target_folder(out_dir, force)
-    call_command("migrate", verbosity=0, interactive=False)
-    import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"))
+    with phases("import"):
+        call_command("migrate", verbosity=0, interactive=False)
+        import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"))
     workers = workers or os.cpu_count() or 1
 
     # A debug page must never be frozen: render with DEBUG off, whatever the environment says.
@@ -121,7 +125,8 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
         duplicates = [path for path, n in Counter(t.path for t in targets).items() if n > 1]
         if duplicates:
             raise BuildFailed([f"{path}: written by more than one URL" for path in sorted(duplicates)])
-        keys = plan.Keys()
+        key_of = plan.Keys()
+        keys = {target: key_of(target) for target in targets}
         manifest = {} if full else load_manifest(out_dir)
         previous = manifest.get("files", {})
         drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
@@ -138,28 +143,25 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
             base_url = Site.load().base_url
             verifier = Verifier(base_url, files, json.loads(openapi), drafts)
             problems, written = [], 0
-            results = render_all(
-                to_render,
-                tmp,
-                out_dir if previous else None,
-                verifier,
-                workers,
-                Progress(stderr, "rendering"),
-            )
-            for rendered, file_problems in results:
-                problems += file_problems
-                written += not rendered.reused
-            write_host_files(tmp, out_dir if previous else None)
-            problems += verifier.check_site(lambda path: (tmp / path).read_bytes())
-            if carried and manifest.get("drafts") != drafts_key:
-                for target in carried:  # new or renamed drafts: look for them in what was kept too
-                    problems += verifier.draft_leaks(target.path, (tmp / target.path).read_bytes())
+            previous_dir = out_dir if previous else None
+            with phases("render"), Site.pinned():
+                progress = Progress(stderr, "rendering")
+                results = render_all(to_render, tmp, previous_dir, verifier, workers, progress)
+                for rendered, file_problems in results:
+                    problems += file_problems
+                    written += not rendered.reused
+            write_host_files(tmp, previous_dir)
+            with phases("verify"):
+                problems += verifier.check_site(lambda path: (tmp / path).read_bytes())
+                if carried and manifest.get("drafts") != drafts_key:
+                    for target in carried:  # new or renamed drafts: look for them in what was kept too
+                        problems += verifier.draft_leaks(target.path, (tmp / target.path).read_bytes())
             if problems:
                 raise BuildFailed(problems)
             entries, size = {}, 0
             for target in targets:
-                stat = os.stat(tmp / target.path)
-                entries[target.path] = [keys(target), stat.st_size, stat.st_mtime_ns]
+                stat = os.stat(os.path.join(tmp, target.path))
+                entries[target.path] = [keys[target], stat.st_size, stat.st_mtime_ns]
                 size += stat.st_size
             swap(tmp, out_dir)
         finally:
@@ -174,7 +176,23 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
         written=written,
         carried=len(carried),
         seconds=time.perf_counter() - started,
+        phases=phases.seconds,
     )
+
+
+class Phases:
+    """Wall time of each named phase of a build, for the summary line."""
+
+    def __init__(self):
+        self.seconds = {}
+
+    @contextmanager
+    def __call__(self, name):
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
 
 
 @contextmanager
@@ -190,18 +208,23 @@ def _log_level(logger, level):
 def carry_over(targets, keys, previous, out_dir, tmp):
     """Hard-link every file whose dependency key and stat match the previous build's manifest;
     return (carried targets, targets to render)."""
-    carried, to_render = [], []
+    carried, to_render, made = [], [], set()
+    out_dir, tmp = str(out_dir), str(tmp)
     for target in targets:
         entry = previous.get(target.path)
-        if entry and entry[0] == keys(target):
-            old = out_dir / target.path
+        if entry and entry[0] == keys[target]:
+            old = os.path.join(out_dir, target.path)
             try:
                 stat = os.stat(old)
             except OSError:
                 stat = None
             if stat and [stat.st_size, stat.st_mtime_ns] == entry[1:]:
-                (tmp / target.path).parent.mkdir(parents=True, exist_ok=True)
-                link_or_copy(old, tmp / target.path)
+                new = os.path.join(tmp, target.path)
+                folder = os.path.dirname(new)
+                if folder not in made:
+                    os.makedirs(folder, exist_ok=True)
+                    made.add(folder)
+                link_or_copy(old, new)
                 carried.append(target)
                 continue
         to_render.append(target)

@@ -77,6 +77,7 @@ def served_file(path, files):
 
     Rewrites first, then the file itself, then "pretty URLs" (`/projects` from `projects.html`,
     `/` from `index.html`), as Cloudflare Pages and Netlify do."""
-    path = rewrite(path)
+    if path.startswith("/api/v1"):
+        path = rewrite(path)
     candidates = [path.lstrip("/"), path.strip("/") + ".html", (path.strip("/") + "/index.html").lstrip("/")]
     return next((candidate for candidate in candidates if candidate in files), None)

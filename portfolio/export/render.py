@@ -109,20 +109,25 @@ def _render_range(start, stop):
 def render_all(targets, out_dir, previous_dir, check, workers, progress):
     """Yield (Rendered, problems) for every target; on `workers` processes when worth it."""
     total = len(targets)
-    if workers <= 1 or total < 200 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 1 or total < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for done, target in enumerate(targets, 1):
             yield render_one(target, out_dir, previous_dir, check)
             progress(done, total)
         return
+    # Global pages (lists, feed, sitemaps) cost a second or more each at 10,000 articles: they go
+    # first, one per task, so both workers share them; detail pages follow in larger chunks.
+    targets = sorted(targets, key=lambda target: target.depends != "global")
+    first_detail = next((i for i, t in enumerate(targets) if t.depends != "global"), total)
+    size = max(1, min(500, (total - first_detail) // (workers * 8)))
+    ranges = [(i, i + 1) for i in range(first_detail)]
+    ranges += [(i, min(i + size, total)) for i in range(first_detail, total, size)]
     # Children open their own database connections: a connection must not cross a fork.
     connections.close_all()
     _job.update(targets=targets, out_dir=out_dir, previous_dir=previous_dir, check=check)
-    size = max(20, min(500, total // (workers * 8)))
     done = 0
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_render_range, start, start + size) for start in range(0, total, size)]
-            for future in futures:
+            for future in [pool.submit(_render_range, start, stop) for start, stop in ranges]:
                 for result in future.result():
                     done += 1
                     yield result
