@@ -6,15 +6,16 @@ new folder, and returns only small facts about each file, so memory stays flat h
 site is. A file whose bytes equal the previous build's is hard-linked from it, not rewritten.
 """
 
-import hashlib
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from io import BytesIO
 
+from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from django.db import connections
+from django.test.utils import override_settings
 
 
 class RenderError(Exception):
@@ -25,18 +26,19 @@ class RenderError(Exception):
 class Rendered:
     path: str
     size: int
-    sha256: str
     reused: bool  # same bytes as the previous build: hard-linked, not rewritten
 
 
 _handler = None
+_folders = set()  # folders this process already made
 
 
 def get(uri):
     """(status code, headers, body) of a GET of `uri`, through this process's handler."""
     global _handler
     if _handler is None:
-        _handler = WSGIHandler()
+        with override_settings(MIDDLEWARE=settings.EXPORT_MIDDLEWARE):
+            _handler = WSGIHandler()  # loads its middleware now, from the export's stack
     environ = {
         "REQUEST_METHOD": "GET",
         "PATH_INFO": uri,
@@ -61,7 +63,10 @@ def get(uri):
 def place(body, path, out_dir, previous_dir):
     """Write `body` to out_dir/path, or hard-link the previous build's identical file."""
     destination = os.path.join(out_dir, path)
-    os.makedirs(os.path.dirname(destination), exist_ok=True)
+    folder = os.path.dirname(destination)
+    if folder not in _folders:
+        os.makedirs(folder, exist_ok=True)
+        _folders.add(folder)
     if previous_dir:
         old = os.path.join(previous_dir, path)
         try:
@@ -94,7 +99,7 @@ def render_one(target, out_dir, previous_dir, check):
         )
     problems = check(target, body) if check else []
     reused = place(body, target.path, out_dir, previous_dir)
-    return Rendered(target.path, len(body), hashlib.sha256(body).hexdigest(), reused), problems
+    return Rendered(target.path, len(body), reused), problems
 
 
 # The job of a pool's workers, set before they fork so they inherit it instead of unpickling it.
