@@ -1,14 +1,20 @@
 """Keep the authoring server in step with the content folder.
 
-`manage.py runserver` wraps its WSGI handler in ContentSyncHandler: before each request it stats
-the content folder (no file is read) and, when anything was added, edited or deleted, runs the
-importer, which re-parses only the files whose bytes changed. An invalid edit is shown as the
-importer's list of problems instead of the page; the database keeps the last valid content.
+`manage.py runserver` wraps its WSGI handler in ContentSyncHandler: before each request it asks
+whether anything in the content folder was added, edited or deleted and, if so, runs the importer,
+which re-parses only the files whose bytes changed. An invalid edit is shown as the importer's list
+of problems instead of the page; the database keeps the last valid content.
+
+Asking is cheap: on Linux the kernel queues a change event (inotify) before the writer's call
+returns, so one non-blocking read tells, exactly, with no file touched. Elsewhere the folder is
+stat'ed on every request (about 30 ms at 11,000 files).
 """
 
 import os
 import threading
 from html import escape
+
+import inotify_simple
 
 from .importer import SCHEMAS, SINGLETONS, import_content
 from .loader import ContentInvalid
@@ -34,19 +40,56 @@ def snapshot(content_dir):
     return entries
 
 
+class Watcher:
+    """changed(): has anything the importer reads changed since the last call? (True at first.)"""
+
+    FLAGS = inotify_simple.flags
+    MASK = (
+        FLAGS.CREATE | FLAGS.DELETE | FLAGS.MODIFY | FLAGS.CLOSE_WRITE | FLAGS.ATTRIB
+        | FLAGS.MOVED_FROM | FLAGS.MOVED_TO | FLAGS.DELETE_SELF | FLAGS.MOVE_SELF
+    )  # fmt: skip
+
+    def __init__(self, content_dir, use_inotify=True):
+        self.content_dir = str(content_dir)
+        self.inotify = None
+        self.seen = None
+        if use_inotify:
+            try:
+                self.inotify = inotify_simple.INotify()
+            except OSError:  # not Linux, or no inotify instances left: stat instead
+                self.inotify = None
+
+    def watch(self):
+        for folder in [self.content_dir, *(os.path.join(self.content_dir, name) for name in SCHEMAS)]:
+            try:
+                self.inotify.add_watch(folder, self.MASK)  # watching a folder again is a no-op
+            except OSError:
+                pass  # not there (yet): its creation is an event of the content folder
+
+    def changed(self):
+        if self.inotify is None:
+            current = snapshot(self.content_dir)
+            changed, self.seen = current != self.seen, current
+            return changed
+        first, self.seen = self.seen is None, True
+        events = self.inotify.read(timeout=0)
+        if first or events:
+            self.watch()  # a collection folder may have been created, or the folder replaced
+        return first or bool(events)
+
+
 class ContentSyncHandler:
     def __init__(self, application, content_dir, stdout):
         self.application = application
         self.content_dir = str(content_dir)
+        self.watcher = Watcher(content_dir)
         self.stdout = stdout
         self.lock = threading.Lock()
-        self.seen = None
         self.problem = None
 
     def sync(self):
         with self.lock:
-            current = snapshot(self.content_dir)
-            if current == self.seen:
+            if not self.watcher.changed():
                 return
             try:
                 result = import_content(self.content_dir, workers=1)
@@ -57,7 +100,6 @@ class ContentSyncHandler:
                 self.problem = None
                 if result.changed:
                     self.stdout.write(f"Content: {result.summary()}\n")
-            self.seen = current
 
     def __call__(self, environ, start_response):
         self.sync()

@@ -10,7 +10,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from django.db import transaction
@@ -26,6 +26,8 @@ SINGLETONS = {"site.yaml": (Site, loader.SITE), "stack.yaml": (Stack, loader.STA
 # Below this many changed files a process pool costs more than it saves.
 POOL_MIN_FILES = 200
 BATCH = 500
+# What the database remembers of each imported file, to tell whether it changed.
+STATE = ("content_hash", "source_mtime_ns", "source_size")
 
 
 @dataclass
@@ -97,20 +99,36 @@ def digest(raw):
     return hashlib.sha256(RENDER_VERSION.encode() + b"\0" + raw).hexdigest()
 
 
+@dataclass(frozen=True)
+class Parsed:
+    """What a worker found in one file: plain data, so it crosses process boundaries cheaply."""
+
+    rel: str
+    content_hash: str
+    stat: tuple  # (mtime_ns, size) when read
+    fields: dict | None = None  # None: same bytes as the stored row, nothing to write
+    errors: tuple = ()
+
+
 def parse(job):
-    """Parse, validate and render one file: (relative path, fields or None, errors). Runs in
-    worker processes, so it takes and returns plain data."""
-    rel, raw = job
+    """Read, hash, parse, validate and render one file (in a worker process)."""
+    rel, path, stored_hash = job
+    stat = os.stat(path)
+    raw = Path(path).read_bytes()
+    content_hash = digest(raw)
+    found = Parsed(rel, content_hash, (stat.st_mtime_ns, stat.st_size))
+    if content_hash == stored_hash:
+        return found  # touched, not changed
     try:
         if rel in SINGLETONS:
-            return rel, loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), []
+            return replace(found, fields=loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]))
         fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
-        # A draft is never published, so its HTML is never shown: it is rendered once published
-        # (the edit that publishes it changes the file, so the next import renders it).
-        fields["body"], fields["body_html"] = body, "" if fields.get("draft") else render(body)
-        return rel, fields, []
     except ContentInvalid as exc:
-        return rel, None, exc.errors
+        return replace(found, errors=tuple(exc.errors))
+    # A draft is never published, so its HTML is never shown: it is rendered once published
+    # (the edit that publishes it changes the file, so that import renders it).
+    fields["body"], fields["body_html"] = body, "" if fields.get("draft") else render(body)
+    return replace(found, fields=fields)
 
 
 def parse_all(jobs, workers, progress):
@@ -120,8 +138,7 @@ def parse_all(jobs, workers, progress):
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            results = pool.map(parse, jobs, chunksize=32)
-            for done, result in enumerate(results, 1):
+            for done, result in enumerate(pool.map(parse, jobs, chunksize=32), 1):
                 progress(done, total)
                 yield result
     else:
@@ -130,77 +147,134 @@ def parse_all(jobs, workers, progress):
             yield parse(job)
 
 
-def stored_hashes():
-    hashes = {}
+def stored_files():
+    """{relative path: (content hash, mtime_ns, size)} of every imported file."""
+    stored = {}
     for collection, model in MODELS.items():
-        for slug, content_hash in model.objects.values_list("slug", "content_hash"):
-            hashes[f"{collection}/{slug}.md"] = content_hash
+        for slug, *state in model.objects.values_list("slug", *STATE):
+            stored[f"{collection}/{slug}.md"] = tuple(state)
     for name, (model, _) in SINGLETONS.items():
-        for content_hash in model.objects.values_list("content_hash", flat=True):
-            hashes[name] = content_hash
-    return hashes
+        for state in model.objects.values_list(*STATE):
+            stored[name] = tuple(state)
+    return stored
 
 
-def import_content(content_dir, *, workers=None, progress=None):
+def import_content(content_dir, *, workers=None, progress=None, full=False):
     """Validate the content folder and sync the database to it. Raises ContentInvalid (listing
-    every problem in every file) and leaves the database as it was when any file is invalid."""
+    every problem in every file) and leaves the database as it was when any file is invalid.
+
+    A file whose size and mtime match the last import is not read; one whose bytes hash the same
+    is not parsed. `full` re-parses every file. Parsed rows are written in batches as the workers
+    deliver them, inside the one transaction, so memory stays flat at any size."""
     started = time.perf_counter()
     progress = progress or (lambda done, total: None)
     workers = workers or os.cpu_count() or 1
     files, errors = discover(Path(content_dir))
-    stored = stored_hashes()
-
-    jobs, hashes = [], {}
+    stored = {} if full else stored_files()
+    jobs = []
     for rel, path in files.items():
-        raw = path.read_bytes()
-        hashes[rel] = digest(raw)
-        if stored.get(rel) != hashes[rel]:
-            jobs.append((rel, raw))
-
-    parsed = {}
-    for rel, fields, file_errors in parse_all(jobs, workers, progress):
-        if file_errors:
-            errors.extend(file_errors)
-        else:
-            parsed[rel] = fields
-    if errors:
-        raise ContentInvalid(errors)
-
+        known = stored.get(rel)
+        stat = path.stat()
+        if not known or known[1:] != (stat.st_mtime_ns, stat.st_size):
+            jobs.append((rel, str(path), known[0] if known else None))
+    if full:
+        stored = stored_files()  # still tell created from updated
     deleted = [rel for rel in stored if rel not in files]
-    with transaction.atomic():
-        write(parsed, hashes, deleted)
 
-    created = sum(1 for rel in parsed if rel not in stored)
+    created = updated = 0
+    with transaction.atomic():
+        writer = Writer(deleted)
+        for found in parse_all(jobs, workers, progress):
+            if found.errors:
+                errors.extend(found.errors)
+            elif errors:
+                continue  # nothing will be written: just keep collecting problems
+            elif found.fields is None:
+                writer.touched(found)
+            else:
+                created += found.rel not in stored
+                updated += found.rel in stored
+                writer.add(found)
+        if errors:
+            raise ContentInvalid(errors)  # rolls the transaction back: the database is as it was
+        writer.flush()
+
     return ImportResult(
         projects=Project.objects.count(),
         articles=Article.objects.count(),
         drafts=Article.objects.filter(draft=True).count(),
         created=created,
-        updated=len(parsed) - created,
+        updated=updated,
         deleted=len(deleted),
-        unchanged=len(files) - len(parsed),
+        unchanged=len(files) - created - updated,
         seconds=time.perf_counter() - started,
     )
 
 
-def write(parsed, hashes, deleted):
-    """Apply the parsed files and deletions; the caller holds the transaction."""
-    for collection, model in MODELS.items():
-        prefix = f"{collection}/"
-        gone = [rel for rel in deleted if rel.startswith(prefix)]
-        rows = [
-            build_row(model, rel, hashes[rel], fields)
-            for rel, fields in parsed.items()
-            if rel.startswith(prefix)
-        ]
+class Writer:
+    """Writes parsed files to the database in batches; the caller holds the transaction."""
+
+    def __init__(self, deleted):
+        self.rows = {collection: [] for collection in MODELS}
+        self.stats = []
+        for collection, model in MODELS.items():  # (a missing site.yaml or stack.yaml is an error)
+            self.delete(model, [slug_of(rel) for rel in deleted if rel.startswith(collection + "/")])
+
+    def add(self, found):
+        collection = found.rel.split("/")[0]
+        if found.rel in SINGLETONS:
+            write_singleton(found)
+            return
+        self.rows[collection].append(build_row(MODELS[collection], found))
+        if len(self.rows[collection]) >= BATCH:
+            self.flush_rows(collection)
+
+    def touched(self, found):
+        """Same bytes, new mtime: remember the stat so the next import need not read it."""
+        self.stats.append(found)
+
+    def flush(self):
+        for collection in MODELS:
+            self.flush_rows(collection)
+        for found in self.stats:
+            rows_of(found.rel).update(source_mtime_ns=found.stat[0], source_size=found.stat[1])
+
+    def flush_rows(self, collection):
+        rows, self.rows[collection] = self.rows[collection], []
+        model = MODELS[collection]
         # Replacing a changed row keeps its identity: the slug is the primary key.
-        slugs = [rel[len(prefix) : -len(".md")] for rel in gone] + [row.slug for row in rows]
-        for start in range(0, len(slugs), BATCH):
-            model.objects.filter(slug__in=slugs[start : start + BATCH]).delete()
+        self.delete(model, [row.slug for row in rows])
         model.objects.bulk_create(rows, batch_size=BATCH)
 
-    if "site.yaml" in parsed:
-        fields = parsed["site.yaml"]
+    @staticmethod
+    def delete(model, slugs):
+        for start in range(0, len(slugs), BATCH):
+            model.objects.filter(slug__in=slugs[start : start + BATCH]).delete()
+
+
+def slug_of(rel):
+    return rel.split("/", 1)[1].removesuffix(".md")
+
+
+def rows_of(rel):
+    """The rows imported from the file `rel`."""
+    if rel in SINGLETONS:
+        return SINGLETONS[rel][0].objects.all()
+    return MODELS[rel.split("/")[0]].objects.filter(slug=slug_of(rel))
+
+
+def imported_state(found):
+    return {
+        "source_path": found.rel,
+        "content_hash": found.content_hash,
+        "source_mtime_ns": found.stat[0],
+        "source_size": found.stat[1],
+    }
+
+
+def write_singleton(found):
+    fields = found.fields
+    if found.rel == "site.yaml":
         Site.objects.update_or_create(
             pk=1,
             defaults={
@@ -208,32 +282,28 @@ def write(parsed, hashes, deleted):
                 "description": fields["description"],
                 "author": fields["author"],
                 "url": fields["url"],
-                "content_hash": hashes["site.yaml"],
+                **imported_state(found),
             },
         )
-    if "stack.yaml" in parsed:
-        fields = parsed["stack.yaml"]
-        Stack.objects.all().delete()
-        stack = Stack.objects.create(
-            last_updated=fields["lastUpdated"],
-            current_focus=fields["currentFocus"],
-            content_hash=hashes["stack.yaml"],
-        )
-        StackModel.objects.bulk_create(
-            StackModel(stack=stack, position=position, **item)
-            for position, item in enumerate(fields["models"])
-        )
-        DailyDriver.objects.bulk_create(
-            DailyDriver(stack=stack, position=position, **item)
-            for position, item in enumerate(fields["dailyDrivers"])
-        )
+        return
+    Stack.objects.all().delete()
+    stack = Stack.objects.create(
+        last_updated=fields["lastUpdated"], current_focus=fields["currentFocus"], **imported_state(found)
+    )
+    StackModel.objects.bulk_create(
+        StackModel(stack=stack, position=position, **item) for position, item in enumerate(fields["models"])
+    )
+    DailyDriver.objects.bulk_create(
+        DailyDriver(stack=stack, position=position, **item)
+        for position, item in enumerate(fields["dailyDrivers"])
+    )
 
 
-def build_row(model, rel, content_hash, fields):
+def build_row(model, found):
+    fields = found.fields
     common = {
-        "slug": rel.split("/", 1)[1].removesuffix(".md"),
-        "source_path": rel,
-        "content_hash": content_hash,
+        "slug": slug_of(found.rel),
+        **imported_state(found),
         "title": fields["title"],
         "description": fields["description"],
         "date": fields["date"],

@@ -8,11 +8,21 @@ from django.db import models
 from django.urls import reverse
 
 
-class SourceFile(models.Model):
-    """Fields every imported markdown file carries."""
+class Imported(models.Model):
+    """Where a row came from, and what the importer needs to tell whether that file changed."""
 
     source_path = models.CharField(max_length=255, help_text="Path inside the content folder.")
     content_hash = models.CharField(max_length=64, editable=False)
+    source_mtime_ns = models.BigIntegerField(default=0, editable=False)
+    source_size = models.BigIntegerField(default=0, editable=False)
+
+    class Meta:
+        abstract = True
+
+
+class SourceFile(Imported):
+    """Fields every imported markdown file carries."""
+
     body = models.TextField(blank=True, help_text="Raw markdown, line endings normalised to \\n.")
     body_html = models.TextField(blank=True, editable=False)
 
@@ -80,15 +90,13 @@ class Article(SourceFile):
         return reverse("pages:article", args=[self.slug])
 
 
-class Site(models.Model):
+class Site(Imported):
     """The site's identity from site.yaml (one row)."""
 
     title = models.CharField(max_length=500)
     description = models.TextField()
     author = models.CharField(max_length=500)
     url = models.CharField(max_length=500, help_text="site.yaml's url; SITE_URL overrides it.")
-    source_path = models.CharField(max_length=255, default="site.yaml")
-    content_hash = models.CharField(max_length=64, editable=False)
 
     class Meta:
         verbose_name = "site identity"
@@ -121,13 +129,11 @@ class Site(models.Model):
         return settings.SITE_URL or self.url
 
 
-class Stack(models.Model):
+class Stack(Imported):
     """The stack profile from stack.yaml (one row), with its ordered models and daily drivers."""
 
     last_updated = models.DateField()
     current_focus = models.TextField()
-    source_path = models.CharField(max_length=255, default="stack.yaml")
-    content_hash = models.CharField(max_length=64, editable=False)
 
     class Meta:
         verbose_name = "stack profile"

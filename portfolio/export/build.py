@@ -114,7 +114,7 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
     check_target_folder(out_dir, force)
     with phases("import"):
         call_command("migrate", verbosity=0, interactive=False)
-        import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"))
+        import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full)
     workers = workers or os.cpu_count() or 1
 
     # A debug page must never be frozen: render with DEBUG off, whatever the environment says.

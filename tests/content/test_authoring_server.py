@@ -4,6 +4,7 @@ import sqlite3
 
 import pytest
 
+from portfolio.content.autosync import Watcher
 from tests.content_builder import article, write_content
 from tests.server import fetch, manage_py_server
 
@@ -41,3 +42,19 @@ def test_edits_show_on_the_next_request_and_errors_replace_the_page(authoring_se
     write_content(content_dir, {"articles/brand-new.md": article("Brand new, fixed")})
     assert fetch(base + "/admin/login/")[0] == 200
     assert "Brand new, fixed" in titles(db_path)
+
+
+@pytest.mark.parametrize("use_inotify", [True, False], ids=["inotify", "stat"])
+def test_the_watcher_sees_every_kind_of_change(content_dir, use_inotify):
+    watcher = Watcher(content_dir, use_inotify=use_inotify)
+    assert watcher.changed(), "the first call always imports"
+    assert not watcher.changed()
+    for change in (
+        lambda: write_content(content_dir, {"articles/first-post.md": article("Edited")}),
+        lambda: write_content(content_dir, {"projects/new.md": article("New")}),
+        lambda: (content_dir / "articles" / "same-day.md").unlink(),
+        lambda: (content_dir / "stack.yaml").write_text((content_dir / "stack.yaml").read_text() + "\n"),
+    ):
+        change()
+        assert watcher.changed()
+        assert not watcher.changed()

@@ -1,6 +1,7 @@
 """The importer mirrors the content folder: creates, updates, deletes, skips what is unchanged."""
 
 import datetime
+import os
 import re
 
 import pytest
@@ -11,8 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from portfolio.content.importer import import_content
+from portfolio.content.loader import ContentInvalid
 from portfolio.content.models import Article, Project, Site, Stack
 from tests.content_builder import DRAFT_SLUG, article, project, write_content
+
+from .helpers import database_state
 
 WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE)", re.IGNORECASE)
 
@@ -159,3 +163,30 @@ def test_site_url_setting_overrides_site_yaml(imported, settings):
     assert Site.load().base_url == "https://portfolio.test"
     settings.SITE_URL = "https://www.example.org"
     assert Site.load().base_url == "https://www.example.org"
+
+
+def test_a_touched_file_is_read_once_then_skipped_by_its_stat(imported):
+    path = imported / "articles" / "first-post.md"
+    os.utime(path, ns=(1, 1_700_000_000_000_000_000))
+    result = import_content(imported, workers=1)
+    assert not result.changed, "same bytes: not an update"
+    assert Article.objects.get(slug="first-post").source_mtime_ns == 1_700_000_000_000_000_000
+    with CaptureQueriesContext(connection) as queries:
+        import_content(imported, workers=1)
+    assert [q["sql"] for q in queries if WRITES.match(q["sql"])] == []
+
+
+def test_full_reparses_every_file(imported):
+    result = import_content(imported, workers=1, full=True)
+    assert (result.created, result.updated, result.unchanged) == (0, 11, 0)
+
+
+def test_an_error_after_a_written_batch_still_leaves_the_database_as_it_was(imported):
+    before = database_state()
+    files = {f"articles/bulk-{i:04d}.md": article(f"Bulk {i}") for i in range(1200)}
+    files["articles/bulk-1199.md"] = article("Broken", status="done")
+    write_content(imported, files)
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=2)
+    assert [(e.path, e.field) for e in caught.value.errors] == [("articles/bulk-1199.md", "status")]
+    assert database_state() == before
