@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test.utils import override_settings
 
+from contact.hosting import redirect_rules
 from portfolio.content.importer import import_content
 from portfolio.content.models import Article, Site
 from portfolio.progress import Progress
@@ -51,9 +52,15 @@ class BuildResult:
     carried: int
     seconds: float
     phases: dict  # {"import": seconds, "render": seconds, ...}
+    up_to_date: bool = False
 
     def summary(self):
         phases = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in self.phases.items())
+        if self.up_to_date:
+            return (
+                f"Up to date: {self.files} files ({self.size / 1e6:.1f} MB), nothing to render, "
+                f"checked in {self.seconds:.1f} s -> {self.out_dir}"
+            )
         return (
             f"Built {self.files} files ({self.size / 1e6:.1f} MB) in {self.seconds:.1f} s ({phases}): "
             f"{self.rendered} rendered ({self.written} written, {self.rendered - self.written} unchanged), "
@@ -131,17 +138,28 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
         previous = manifest.get("files", {})
         drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
         drafts_key = plan._hash(drafts)
+        carried, to_render = carry_over(targets, keys, previous, out_dir)
+        host_files = {"_headers": hosts.headers_file(), "_redirects": hosts.redirects_file(redirect_rules())}
+
+        if (
+            is_up_to_date(out_dir, previous, targets, to_render, host_files)
+            and manifest["drafts"] == drafts_key
+        ):
+            # Every file is what this build would write, and nothing is stale: leave the folder be.
+            size = sum(entry[1] for entry in previous.values())
+            return BuildResult(out_dir, len(previous) + len(HOST_FILES), size, 0, 0, len(carried),
+                               time.perf_counter() - started, phases.seconds, up_to_date=True)  # fmt: skip
 
         tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.build-", dir=out_dir.parent))
         umask = os.umask(0)
         os.umask(umask)
         tmp.chmod(0o777 & ~umask)  # mkdtemp's 0700 would hide the site from a web server's user
         try:
-            carried, to_render = carry_over(targets, keys, previous, out_dir, tmp)
+            for target in carried:
+                link_or_copy(os.path.join(out_dir, target.path), os.path.join(tmp, target.path))
             files = {t.path for t in targets} | HOST_FILES
             status, _, openapi = get("/openapi.json")
-            base_url = Site.load().base_url
-            verifier = Verifier(base_url, files, json.loads(openapi), drafts)
+            verifier = Verifier(Site.load().base_url, files, json.loads(openapi), drafts)
             problems, written = [], 0
             previous_dir = out_dir if previous else None
             with phases("render"), Site.pinned():
@@ -150,7 +168,8 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
                 for rendered, file_problems in results:
                     problems += file_problems
                     written += not rendered.reused
-            write_host_files(tmp, previous_dir)
+            for name, text in host_files.items():
+                place(text.encode(), name, tmp, previous_dir)
             with phases("verify"):
                 problems += verifier.check_site(lambda path: (tmp / path).read_bytes())
                 if carried and manifest.get("drafts") != drafts_key:
@@ -180,6 +199,16 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
     )
 
 
+def is_up_to_date(out_dir, previous, targets, to_render, host_files):
+    """Would this build write exactly what `out_dir` holds, with nothing stale to remove?"""
+    if to_render or not previous or len(previous) != len(targets):
+        return False
+    try:
+        return all((out_dir / name).read_text() == text for name, text in host_files.items())
+    except OSError:
+        return False
+
+
 class Phases:
     """Wall time of each named phase of a build, for the summary line."""
 
@@ -205,37 +234,23 @@ def _log_level(logger, level):
         logger.setLevel(previous)
 
 
-def carry_over(targets, keys, previous, out_dir, tmp):
-    """Hard-link every file whose dependency key and stat match the previous build's manifest;
-    return (carried targets, targets to render)."""
-    carried, to_render, made = [], [], set()
-    out_dir, tmp = str(out_dir), str(tmp)
+def carry_over(targets, keys, previous, out_dir):
+    """Split the targets into those the previous build's file can stand for (same dependency
+    key, and the file's stat is what the manifest recorded) and those to render."""
+    carried, to_render = [], []
+    out_dir = str(out_dir)
     for target in targets:
         entry = previous.get(target.path)
         if entry and entry[0] == keys[target]:
-            old = os.path.join(out_dir, target.path)
             try:
-                stat = os.stat(old)
+                stat = os.stat(os.path.join(out_dir, target.path))
             except OSError:
                 stat = None
             if stat and [stat.st_size, stat.st_mtime_ns] == entry[1:]:
-                new = os.path.join(tmp, target.path)
-                folder = os.path.dirname(new)
-                if folder not in made:
-                    os.makedirs(folder, exist_ok=True)
-                    made.add(folder)
-                link_or_copy(old, new)
                 carried.append(target)
                 continue
         to_render.append(target)
     return carried, to_render
-
-
-def write_host_files(folder, previous_dir):
-    from contact.hosting import redirect_rules  # the contact app owns its rules
-
-    place(hosts.headers_file().encode(), "_headers", folder, previous_dir)
-    place(hosts.redirects_file(redirect_rules()).encode(), "_redirects", folder, previous_dir)
 
 
 def write_manifest(out_dir, manifest):

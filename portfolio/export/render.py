@@ -8,6 +8,7 @@ site is. A file whose bytes equal the previous build's is hard-linked from it, n
 
 import multiprocessing
 import os
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from io import BytesIO
@@ -63,10 +64,7 @@ def get(uri):
 def place(body, path, out_dir, previous_dir):
     """Write `body` to out_dir/path, or hard-link the previous build's identical file."""
     destination = os.path.join(out_dir, path)
-    folder = os.path.dirname(destination)
-    if folder not in _folders:
-        os.makedirs(folder, exist_ok=True)
-        _folders.add(folder)
+    make_folder_of(destination)
     if previous_dir:
         old = os.path.join(previous_dir, path)
         try:
@@ -82,12 +80,18 @@ def place(body, path, out_dir, previous_dir):
     return False
 
 
+def make_folder_of(path):
+    folder = os.path.dirname(path)
+    if folder not in _folders:
+        os.makedirs(folder, exist_ok=True)
+        _folders.add(folder)
+
+
 def link_or_copy(source, destination):
+    make_folder_of(destination)
     try:
         os.link(source, destination)
-    except OSError:
-        import shutil
-
+    except OSError:  # another file system, or no hard links there
         shutil.copy2(source, destination)
 
 

@@ -112,10 +112,12 @@ def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, t
     assert result.written == 2 and result.carried > 0
 
 
-def test_a_rebuild_with_no_change_renders_nothing(site):
+def test_a_rebuild_with_no_change_leaves_the_folder_alone(site, tmp_path):
     site()
+    folder = os.stat(tmp_path / "site").st_ino
     result = site()
     assert (result.rendered, result.written) == (0, 0) and result.carried > 30
+    assert os.stat(tmp_path / "site").st_ino == folder, "up to date: not even swapped"
 
 
 def test_refuses_to_replace_what_is_not_a_build(site, tmp_path, settings):
