@@ -15,6 +15,7 @@ from django.urls import NoReverseMatch, reverse
 from django_distill.request import generate_filename, get_uri_values
 from django_distill.urls import get_distilled_urls
 
+from portfolio.content import importer
 from portfolio.content.models import Article, Project, Site, Stack
 
 # A detail URL (page or JSON) of one item: it shows that item and the site identity only.
@@ -98,8 +99,9 @@ def code_hash():
     return digest.hexdigest()
 
 
-# What no list, feed, sitemap or index shows: a change to these alone re-renders only the item.
-DETAIL_ONLY = {"body", "body_html", "content_hash", "source_path"}
+# What no list, feed, sitemap or index shows (the body, and the importer's record of the file):
+# a change to these alone re-renders only the item's own page and JSON.
+DETAIL_ONLY = {"body", "body_html", "source_path", *importer.STATE}
 
 
 def listed(queryset):
