@@ -2,11 +2,13 @@
 
 from django.contrib import admin
 
+from portfolio.readonly_admin import ReadOnlyAdminMixin
+
 from .models import ContactMessage
 
 
 @admin.register(ContactMessage)
-class ContactMessageAdmin(admin.ModelAdmin):
+class ContactMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["created_at", "name", "email", "short_message", "notified_at", "origin"]
     list_filter = [("notified_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "email", "message"]
@@ -15,12 +17,3 @@ class ContactMessageAdmin(admin.ModelAdmin):
     @admin.display(description="message")
     def short_message(self, obj):
         return obj.message if len(obj.message) <= 80 else obj.message[:79] + "…"
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

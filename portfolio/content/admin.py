@@ -3,18 +3,9 @@ what was imported."""
 
 from django.contrib import admin
 
+from portfolio.readonly_admin import ReadOnlyAdminMixin
+
 from .models import Article, DailyDriver, Project, Site, Stack, StackModel
-
-
-class ReadOnlyMixin:
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class TagFilter(admin.SimpleListFilter):
@@ -34,7 +25,7 @@ class TagFilter(admin.SimpleListFilter):
 
 
 @admin.register(Project)
-class ProjectAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class ProjectAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["title", "slug", "status", "featured", "date", "source_path"]
     list_filter = ["status", "featured"]
     search_fields = ["slug", "title", "tagline", "description", "body"]
@@ -44,7 +35,7 @@ class ProjectAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Article)
-class ArticleAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class ArticleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["title", "slug", "date", "draft", "tag_list", "source_path"]
     list_filter = ["draft", TagFilter]
     search_fields = ["slug", "title", "description", "body"]
@@ -56,22 +47,22 @@ class ArticleAdmin(ReadOnlyMixin, admin.ModelAdmin):
         return ", ".join(obj.tags)
 
 
-class StackModelInline(ReadOnlyMixin, admin.TabularInline):
+class StackModelInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = StackModel
     fields = ["name", "type", "description", "url"]
 
 
-class DailyDriverInline(ReadOnlyMixin, admin.TabularInline):
+class DailyDriverInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = DailyDriver
     fields = ["tool", "role", "status", "url"]
 
 
 @admin.register(Stack)
-class StackAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class StackAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["__str__", "current_focus", "source_path"]
     inlines = [StackModelInline, DailyDriverInline]
 
 
 @admin.register(Site)
-class SiteAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class SiteAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["title", "author", "url", "source_path"]

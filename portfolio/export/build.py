@@ -137,7 +137,7 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
         manifest = {} if full else load_manifest(out_dir)
         previous = manifest.get("files", {})
         drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
-        drafts_key = plan._hash(drafts)
+        drafts_key = plan.hash_of(drafts)
         carried, to_render = carry_over(targets, keys, previous, out_dir)
         host_files = {"_headers": hosts.headers_file(), "_redirects": hosts.redirects_file(redirect_rules())}
 

@@ -78,7 +78,7 @@ class Reverser:
         return template.replace(self.PLACEHOLDER, str(params[0]))
 
 
-def _hash(*parts):
+def hash_of(*parts):
     digest = hashlib.sha256()
     for part in parts:
         digest.update(str(part).encode())
@@ -121,8 +121,8 @@ class Keys:
         }
         site = Site.objects.values_list("content_hash", flat=True).get()
         stack = Stack.objects.values_list("content_hash", flat=True).get()
-        self.site = _hash(self.code, site)
-        self.all = _hash(self.site, stack, listed(Project.objects), listed(Article.objects.published()))
+        self.site = hash_of(self.code, site)
+        self.all = hash_of(self.site, stack, listed(Project.objects), listed(Article.objects.published()))
 
     def __call__(self, target):
         if target.depends == "global":
@@ -130,4 +130,4 @@ class Keys:
         if target.depends == "static":
             return self.code
         kind, slug = target.depends.split(":", 1)
-        return _hash(self.site, kind, slug, self.items[kind][slug])
+        return hash_of(self.site, kind, slug, self.items[kind][slug])
