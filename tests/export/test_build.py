@@ -152,3 +152,14 @@ def test_debug_pages_are_never_frozen(built_site, tmp_path):
     result = distill_local(content, tmp_path / "site", tmp_path / "db.sqlite3", env={"DEBUG": "1"})
     assert result.returncode == 0, result.stderr
     assert tree(tmp_path / "site") == tree(built_site), "DEBUG=1 builds the same site, 404 page included"
+
+
+def test_the_sample_content_exports(db, settings, tmp_path):
+    settings.SITE_URL = ""
+    settings.CONTENT_DIR = settings.BASE_DIR / "content"
+    result = build(tmp_path / "site", workers=1, stderr=io.StringIO())
+    files = tree(tmp_path / "site")
+    samples = sorted(p.stem for p in (settings.BASE_DIR / "content" / "projects").glob("*.md"))
+    assert [slug for slug in samples if f"api/v1/projects/{slug}.json" not in files] == []
+    assert [slug for slug in samples if f"projects/{slug}.html" not in files] == []
+    assert result.files == len(files) and b"ada-brennan.dev" in files["llms.txt"]
