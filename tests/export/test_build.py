@@ -163,3 +163,13 @@ def test_the_sample_content_exports(db, settings, tmp_path):
     assert [slug for slug in samples if f"api/v1/projects/{slug}.json" not in files] == []
     assert [slug for slug in samples if f"projects/{slug}.html" not in files] == []
     assert result.files == len(files) and b"ada-brennan.dev" in files["llms.txt"]
+
+
+def test_django_distills_usual_options_are_accepted(tmp_path):
+    content = write_content(tmp_path / "content")
+    result = distill_local(
+        content, tmp_path / "site", tmp_path / "db.sqlite3",
+        "--force", "--collectstatic", "--exclude-staticfiles", "--parallel-render", "2", "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Built ") and (tmp_path / "site" / "index.html").exists()

@@ -4,6 +4,7 @@ Replaces django-distill's command of the same name (this app is listed before dj
 django-distill still supplies every URL and file name through its `distill_path` registry.
 """
 
+import io
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -28,10 +29,27 @@ class Command(BaseCommand):
             "--full", action="store_true", help="Render every URL instead of only what changed."
         )
         parser.add_argument("--workers", type=int, help="Render processes (default: one per core).")
+        parser.add_argument("--quiet", action="store_true", help="No progress line.")
+        # django-distill's own options, accepted so that its usual command lines keep working.
+        parser.add_argument(
+            "--parallel-render", type=int, dest="workers", help="Same as --workers (processes, not threads)."
+        )
+        for flag in ("--collectstatic", "--exclude-staticfiles", "--generate-redirects"):
+            parser.add_argument(
+                flag,
+                action="store_true",
+                help="Accepted and ignored: static assets and _redirects are always built.",
+            )
+        parser.add_argument(
+            "--debug",
+            action="store_true",
+            help="Accepted and ignored: the site is always rendered with DEBUG off.",
+        )
 
-    def handle(self, *args, output_dir, force, full, workers, **options):
+    def handle(self, *args, output_dir, force, full, workers, quiet, **options):
+        progress = io.StringIO() if quiet else self.stderr
         try:
-            result = build(output_dir, full=full, force=force, workers=workers, stderr=self.stderr)
+            result = build(output_dir, full=full, force=force, workers=workers, stderr=progress)
         except ContentInvalid as exc:
             for error in exc.errors:
                 self.stderr.write(str(error))
