@@ -5,7 +5,7 @@ import pytest
 
 from portfolio.content.importer import import_content
 from portfolio.content.loader import ContentInvalid
-from tests.content_builder import STACK_YAML, article, project, write_content
+from tests.content_builder import SITE_YAML, STACK_YAML, article, project, write_content
 
 from .helpers import database_state
 
@@ -101,6 +101,8 @@ CASES = [
         "url",
         "without a trailing slash",
     ),
+    ("site unknown key", "site.yaml", SITE_YAML + "theme: dark\n", "theme", "unknown key"),
+    ("stack unknown key", "stack.yaml", STACK_YAML + "mood: calm\n", "mood", "unknown key"),
     (
         "site missing",
         "site.yaml",
