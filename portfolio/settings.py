@@ -200,8 +200,12 @@ CONTACT_SERVICE = env_bool("CONTACT_SERVICE")
 CONTACT_SERVICE_ADMIN = env_bool("CONTACT_SERVICE_ADMIN")
 # The admin's login form behind a TLS-terminating proxy: e.g. https://contact.example.net
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# The site's own pages are routed here even when another urlconf serves a request.
+SITE_URLCONF = "portfolio.urls"
 if CONTACT_SERVICE:
     ROOT_URLCONF = "contact.service_urls"
+    if SITE_URL:  # its error pages live on another host: their stylesheet is the site's
+        STATIC_URL = f"{SITE_URL}/static/"
     if DEBUG:
         raise ImproperlyConfigured("CONTACT_SERVICE=1 refuses to run with DEBUG on: unset DEBUG.")
     if SECRET_KEY == INSECURE_SECRET_KEY or SECRET_KEY.startswith("django-insecure") or len(SECRET_KEY) < 32:

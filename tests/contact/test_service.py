@@ -58,6 +58,16 @@ def test_the_service_urlconf_exposes_only_the_contact_route(client, settings, db
         assert client.get(path).status_code == 404, path
 
 
+def test_the_service_shows_a_browsers_form_errors_with_links_to_the_site(post, settings, imported):
+    settings.ROOT_URLCONF = "contact.service_urls"
+    settings.SITE_URL = SITE_ORIGIN
+    response = post({**VALID, "email": "not an address"}, as_json=False, headers={"Accept": "text/html"})
+    assert response.status_code == 400 and response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    assert "Enter a valid email address" in page
+    assert f'href="{SITE_ORIGIN}/projects"' in page, "the service is another host: links go to the site"
+
+
 def test_the_admin_only_when_asked(tmp_path):
     env = service_env(tmp_path, CONTACT_SERVICE_ADMIN="1")
     migrate(env)
