@@ -170,15 +170,13 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
     progress = progress or (lambda done, total: None)
     workers = workers or os.cpu_count() or 1
     files, errors = discover(Path(content_dir))
-    stored = {} if full else stored_files()
+    stored = stored_files()
     jobs = []
     for rel, path in files.items():
-        known = stored.get(rel)
+        known = None if full else stored.get(rel)
         stat = path.stat()
         if not known or known[1:] != (stat.st_mtime_ns, stat.st_size):
             jobs.append((rel, str(path), known[0] if known else None))
-    if full:
-        stored = stored_files()  # still tell created from updated
     deleted = [rel for rel in stored if rel not in files]
 
     created = updated = 0

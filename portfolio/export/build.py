@@ -33,7 +33,6 @@ from .render import get, link_or_copy, place, render_all
 from .verify import Verifier
 
 MANIFEST_VERSION = 1
-HOST_FILES = {"_headers", "_redirects"}
 
 
 class BuildFailed(Exception):
@@ -147,7 +146,7 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
         ):
             # Every file is what this build would write, and nothing is stale: leave the folder be.
             size = sum(entry[1] for entry in previous.values())
-            return BuildResult(out_dir, len(previous) + len(HOST_FILES), size, 0, 0, len(carried),
+            return BuildResult(out_dir, len(previous) + len(host_files), size, 0, 0, len(carried),
                                time.perf_counter() - started, phases.seconds, up_to_date=True)  # fmt: skip
 
         tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.build-", dir=out_dir.parent))
@@ -157,7 +156,7 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
         try:
             for target in carried:
                 link_or_copy(os.path.join(out_dir, target.path), os.path.join(tmp, target.path))
-            files = {t.path for t in targets} | HOST_FILES
+            files = {t.path for t in targets} | set(host_files)
             status, _, openapi = get("/openapi.json")
             verifier = Verifier(Site.load().base_url, files, json.loads(openapi), drafts)
             problems, written = [], 0
@@ -189,7 +188,7 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
     write_manifest(out_dir, {"version": MANIFEST_VERSION, "drafts": drafts_key, "files": entries})
     return BuildResult(
         out_dir,
-        files=len(targets) + len(HOST_FILES),
+        files=len(targets) + len(host_files),
         size=size,
         rendered=len(to_render),
         written=written,

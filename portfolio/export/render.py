@@ -26,7 +26,6 @@ class RenderError(Exception):
 @dataclass(frozen=True)
 class Rendered:
     path: str
-    size: int
     reused: bool  # same bytes as the previous build: hard-linked, not rewritten
 
 
@@ -103,7 +102,7 @@ def render_one(target, out_dir, previous_dir, check):
         )
     problems = check(target, body) if check else []
     reused = place(body, target.path, out_dir, previous_dir)
-    return Rendered(target.path, len(body), reused), problems
+    return Rendered(target.path, reused), problems
 
 
 # The job of a pool's workers, set before they fork so they inherit it instead of unpickling it.

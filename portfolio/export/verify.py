@@ -129,7 +129,7 @@ class Verifier:
                     )
         for path, pattern in LINK_SOURCES.items():
             for match in pattern.finditer(read(path).decode()):
-                url = html.unescape(match.group("url") or match.groupdict().get("id") or "")
+                url = html.unescape(match[match.lastgroup])
                 problems += self.check_link(path, url)
         for path in sorted(p for p in self.files if re.fullmatch(r"sitemap[^/]*\.xml", p)):
             for match in SITEMAP_LOC.finditer(read(path).decode()):
