@@ -19,7 +19,7 @@ urlpatterns = [
     distill_path("projects", views.project_list, name="projects", distill_file="projects.html"),
     distill_path(
         "projects/<slug:slug>",
-        views.project_detail,
+        views.ProjectPage.as_view(),
         name="project",
         distill_func=project_slugs,
         distill_file="projects/{}.html",
@@ -27,7 +27,7 @@ urlpatterns = [
     distill_path("articles", views.article_list, name="articles", distill_file="articles.html"),
     distill_path(
         "articles/<slug:slug>",
-        views.article_detail,
+        views.ArticlePage.as_view(),
         name="article",
         distill_func=published_article_slugs,
         distill_file="articles/{}.html",

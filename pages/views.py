@@ -1,8 +1,9 @@
 """The human pages and llms.txt. Pages render the HTML stored at import (body_html): markdown is
 never rendered on request. Articles are read only through Article.objects.published()."""
 
-from django.shortcuts import get_object_or_404, render
-from django.views.generic import TemplateView
+from django.http import HttpResponseNotFound
+from django.shortcuts import render
+from django.views.generic import DetailView, TemplateView
 
 from portfolio.content.models import Article, Project, Stack
 
@@ -27,10 +28,35 @@ def project_list(request):
     return render(request, "pages/project_list.html", context)
 
 
-def project_detail(request, slug):
-    project = get_object_or_404(Project.objects.defer("body"), slug=slug)
-    context = {"project": project, "json_twin": f"/api/v1/projects/{slug}.json"}
-    return render(request, "pages/project_detail.html", context)
+class ItemPage(DetailView):
+    """One project's or article's page. `render_many` is the static export's way in: the pages of
+    many items from one query, each the bytes a GET of its address answers (the export's parity
+    test checks it). One query per page was a quarter of a 10,000-page build."""
+
+    json_twin = None  # the item's JSON address, with a {slug} placeholder
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(json_twin=self.json_twin.format(slug=self.object.slug), **kwargs)
+
+    @classmethod
+    def render_many(cls, requests):
+        """A rendered response for each request (each resolved to this view), in order."""
+        slugs = [request.resolver_match.kwargs["slug"] for request in requests]
+        items = cls().get_queryset().in_bulk(slugs)
+        for request, slug in zip(requests, slugs):
+            if slug not in items:
+                yield HttpResponseNotFound()
+                continue
+            view = cls()
+            view.setup(request, slug=slug)
+            view.object = items[slug]
+            yield view.render_to_response(view.get_context_data()).render()
+
+
+class ProjectPage(ItemPage):
+    queryset = Project.objects.defer("body")
+    template_name = "pages/project_detail.html"
+    json_twin = "/api/v1/projects/{slug}.json"
 
 
 def article_list(request):
@@ -41,10 +67,10 @@ def article_list(request):
     return render(request, "pages/article_list.html", context)
 
 
-def article_detail(request, slug):
-    article = get_object_or_404(Article.objects.published().defer("body"), slug=slug)
-    context = {"article": article, "json_twin": f"/api/v1/articles/{slug}.json"}
-    return render(request, "pages/article_detail.html", context)
+class ArticlePage(ItemPage):
+    queryset = Article.objects.published().defer("body")
+    template_name = "pages/article_detail.html"
+    json_twin = "/api/v1/articles/{slug}.json"
 
 
 def stack(request):
