@@ -11,7 +11,7 @@ uri-template (requirements-dev.txt): unknown formats would otherwise pass unchec
 """
 
 import re
-from urllib.parse import quote
+from urllib.parse import unquote
 
 from jsonschema import Draft202012Validator
 from referencing import Registry
@@ -21,11 +21,6 @@ DOCUMENT_URI = "urn:portfolio:openapi"
 # A path parameter is one segment without a dot, so `/projects/{slug}` never claims
 # `/projects/x.json`, which belongs to `/projects/{slug}.json`.
 PARAMETER = r"[^/.]+"
-
-
-def pointer(*parts):
-    """A URI fragment for a JSON pointer to `parts` (RFC 6901 escapes, then percent-encoding)."""
-    return "/" + "/".join(quote(str(p).replace("~", "~0").replace("/", "~1"), safe="") for p in parts)
 
 
 class ResponseCheck:
@@ -48,12 +43,32 @@ class ResponseCheck:
         template = self.template(path)
         if str(status) not in self.document["paths"][template][method]["responses"]:
             raise LookupError(f"{method.upper()} {path}: status {status} is not documented")
-        ref = pointer("paths", template, method, "responses", status, "content", "application/json", "schema")
+        schema = self.document["paths"][template][method]["responses"][str(status)]["content"]
         return Draft202012Validator(
-            {"$ref": f"{DOCUMENT_URI}#{ref}"},
+            self.inline(schema["application/json"]["schema"]),
             registry=self.registry,
             format_checker=Draft202012Validator.FORMAT_CHECKER,
         )
+
+    def inline(self, node, chain=()):
+        """`node` with each local `$ref` replaced by what it points at: looking a reference up
+        on every validation doubled the cost of checking 10,000 files. A recursive reference
+        stays a reference, into the registry."""
+        if isinstance(node, list):
+            return [self.inline(item, chain) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if not (isinstance(ref, str) and ref.startswith("#/")):
+            return {key: self.inline(value, chain) for key, value in node.items()}
+        siblings = {key: self.inline(value, chain) for key, value in node.items() if key != "$ref"}
+        if ref in chain:
+            return {"$ref": f"{DOCUMENT_URI}{ref}", **siblings}
+        target = self.document
+        for part in ref[2:].split("/"):
+            target = target[unquote(part).replace("~1", "/").replace("~0", "~")]
+        target = self.inline(target, (*chain, ref))
+        return {"allOf": [target], **siblings} if siblings else target
 
     def errors(self, path, instance, status=200, method="get"):
         """Every way `instance` breaks the schema, as `at /json/path: message` lines."""

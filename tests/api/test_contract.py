@@ -5,6 +5,8 @@ import copy
 
 import pytest
 
+from api.schema_check import ResponseCheck
+
 from .conftest import ALL_PATHS, MISSING_PATHS
 
 
@@ -83,3 +85,34 @@ def test_drift_is_caught(imported, client, check, mutation):
     mutate(broken)
     errors = check.errors(path, broken)
     assert errors and message in errors[0], errors
+
+
+def test_recursive_references_are_checked_too():
+    """References are inlined for speed; one that refers to itself must stay a reference."""
+    node = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}},
+        },
+        "additionalProperties": False,
+    }
+    document = {
+        "paths": {
+            "/tree": {
+                "get": {
+                    "responses": {
+                        "200": {
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}
+                        }
+                    }
+                }
+            }
+        },
+        "components": {"schemas": {"Node": node}},
+    }
+    check = ResponseCheck(document)
+    assert check.errors("/tree", {"name": "a", "children": [{"name": "b", "children": []}]}) == []
+    assert check.errors("/tree", {"name": "a", "children": [{"name": "b", "children": [{"name": 1}]}]}) == [
+        "at /children/0/children/0/name: 1 is not of type 'string'"
+    ]
