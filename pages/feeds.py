@@ -4,6 +4,7 @@ Every link and id is absolute from base_url: syndication would otherwise complet
 with the request's host, which django-distill's internal request gets wrong."""
 
 import datetime
+import io
 from itertools import chain
 
 from django.contrib.syndication.views import Feed
@@ -18,8 +19,17 @@ def midnight_utc(day):
     return datetime.datetime.combine(day, datetime.time.min, tzinfo=datetime.UTC)
 
 
+class AtomFeed(Atom1Feed):
+    def write(self, outfile, encoding):
+        # The XML writer makes one write per tag and text: 370,000 writes into the response at
+        # 10,000 entries, half the feed's cost. One write of the whole string instead.
+        buffer = io.StringIO()
+        super().write(buffer, encoding)
+        outfile.write(buffer.getvalue())
+
+
 class SiteFeed(Feed):
-    feed_type = Atom1Feed
+    feed_type = AtomFeed
 
     def get_object(self, request):
         return Site.load()
