@@ -183,7 +183,8 @@ class DetailView(ReadView, generics.RetrieveAPIView):
         view = cls()  # get_queryset() and get_serializer_context() need no request
         slugs = [request.resolver_match.kwargs["slug"] for request in requests]
         items = view.get_queryset().in_bulk(slugs)
-        documents = iter(view.get_serializer([items[slug] for slug in slugs if slug in items], many=True).data)
+        found = [items[slug] for slug in slugs if slug in items]
+        documents = iter(view.get_serializer(found, many=True).data)
         renderer = view.renderer_classes[0]()
         for slug in slugs:
             if slug in items:

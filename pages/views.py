@@ -43,7 +43,7 @@ class ItemPage(DetailView):
         """A rendered response for each request (each resolved to this view), in order."""
         slugs = [request.resolver_match.kwargs["slug"] for request in requests]
         items = cls().get_queryset().in_bulk(slugs)
-        for request, slug in zip(requests, slugs):
+        for request, slug in zip(requests, slugs, strict=True):
             if slug not in items:
                 yield HttpResponseNotFound()
                 continue

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from portfolio.reversing import reverse_slug
+
 
 class Imported(models.Model):
     """Where a row came from, and what the importer needs to tell whether that file changed."""
@@ -56,7 +58,7 @@ class Project(SourceFile):
         return self.title
 
     def get_absolute_url(self):
-        return reverse("pages:project", args=[self.slug])
+        return reverse_slug("pages:project", self.slug)
 
     @property
     def case_study(self):
@@ -87,7 +89,7 @@ class Article(SourceFile):
         return self.title
 
     def get_absolute_url(self):
-        return reverse("pages:article", args=[self.slug])
+        return reverse_slug("pages:article", self.slug)
 
 
 class Site(Imported):

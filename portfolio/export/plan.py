@@ -11,12 +11,13 @@ import re
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django_distill.request import generate_filename, get_uri_values
 from django_distill.urls import get_distilled_urls
 
 from portfolio.content import importer
 from portfolio.content.models import Article, Project, Site, Stack
+from portfolio.reversing import reverse_slug
 
 # A detail URL (page or JSON) of one item: it shows that item and the site identity only.
 ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json)?$")
@@ -35,12 +36,12 @@ class Target:
 
 def targets():
     """Every URL to freeze, from django-distill's registry (its routes, parameters and file names)."""
-    found, uri_for = [], Reverser()
+    found = []
     for pattern in get_distilled_urls():
         name = f"{pattern.distill_namespace}:{pattern.name}" if pattern.distill_namespace else pattern.name
         for params in get_uri_values(pattern.distill_func, pattern.name):
             params = () if params is None else (params,) if isinstance(params, str) else tuple(params)
-            uri = uri_for(name, params)
+            uri = reverse_slug(name, params[0]) if len(params) == 1 else reverse(name, args=params)
             path = generate_filename(pattern.distill_file, uri, params) or uri.lstrip("/")
             match = ITEM_URL.match(uri)
             if match:
@@ -51,31 +52,6 @@ def targets():
                 depends = "global"
             found.append(Target(uri, path, tuple(pattern.distill_status_codes), depends))
     return found
-
-
-class Reverser:
-    """reverse(), once per route rather than once per URL: a route's URL for a parameter made of
-    characters reverse() leaves as they are (every slug, every static path) is its URL for a
-    placeholder with the parameter put in. 20,000 reverse() calls took over a second."""
-
-    PLACEHOLDER = "distillplaceholder"
-    PLAIN = re.compile(r"^[A-Za-z0-9._~/-]+$")
-
-    def __init__(self):
-        self.templates = {}
-
-    def __call__(self, name, params):
-        if len(params) != 1 or not self.PLAIN.match(str(params[0])):
-            return reverse(name, args=params)
-        if name not in self.templates:
-            try:
-                self.templates[name] = reverse(name, args=[self.PLACEHOLDER])
-            except NoReverseMatch:
-                self.templates[name] = None
-        template = self.templates[name]
-        if template is None or template.count(self.PLACEHOLDER) != 1:
-            return reverse(name, args=params)
-        return template.replace(self.PLACEHOLDER, str(params[0]))
 
 
 def hash_of(*parts):

@@ -77,7 +77,8 @@ def bodies(targets):
     resolved = []
     for target in targets:
         match = resolve(target.uri)
-        resolved.append((target, getattr(getattr(match.func, "view_class", None), "render_many", None), match))
+        view_class = getattr(match.func, "view_class", None)
+        resolved.append((target, getattr(view_class, "render_many", None), match))
     for render_many, run in groupby(resolved, key=itemgetter(1)):
         run = list(run)
         if render_many is None:
