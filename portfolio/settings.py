@@ -73,18 +73,33 @@ EXPORT_MIDDLEWARE = ["django.middleware.common.CommonMiddleware"]
 
 ROOT_URLCONF = "portfolio.urls"
 
+# Two engines, searched in this order. The site's own templates are Jinja2 (portfolio/jinja2.py
+# says why): templates/ (base.html, includes/, pages/) and each app's jinja2/ folder (contact's
+# pages). No installed app ships a jinja2/ folder of its own, so the admin's and the sitemaps'
+# templates are not seen by this engine; they are found by the second, the Django template
+# language, which looks only in the apps' templates/ folders and so never sees a Jinja2 file.
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "environment": "portfolio.jinja2.environment",
+            # `request` (and `csrf_input`) come with the backend.
+            "context_processors": [
+                "portfolio.content.context_processors.site",
+                "pages.context_processors.links",
+            ],
+        },
+    },
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "portfolio.content.context_processors.site",
-                "pages.context_processors.links",
             ],
         },
     },

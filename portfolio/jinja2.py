@@ -1,0 +1,45 @@
+"""The Jinja2 environment of the site's own templates (settings.TEMPLATES' first engine).
+
+Jinja2 rather than the Django template language for speed: an article page renders in ~0.2 ms
+instead of ~0.5 ms, and a build renders 10,000+ pages and lists of thousands of items. The admin
+and django.contrib.sitemaps keep their own DTL templates (the second engine).
+
+The templates see what the DTL ones did: `static` and `url` (reverse, positional arguments:
+`url("pages:project", slug)`) as globals, and the filters below. `{% csrf_token %}` would be
+`{{ csrf_input }}` (the backend provides it, with `request`).
+"""
+
+import jinja2
+from django.template import defaultfilters
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.timezone import template_localtime
+
+from pages.plain_text import link_text, oneline
+
+
+def url(viewname, *args):
+    return reverse(viewname, args=args)
+
+
+def date(value, format_string=None):
+    """DTL's `date` filter, same output (English month names, DATE_FORMAT by default); a
+    datetime is shown in the current time zone first, as DTL does."""
+    return defaultfilters.date(template_localtime(value), format_string)
+
+
+def environment(**options):
+    options.update(
+        # HTML and XML are escaped; the plain-text surfaces (llms.txt, robots.txt) are not.
+        autoescape=jinja2.select_autoescape(["html", "xml"]),
+        # Keep a template's final newline, as DTL does: the pages end with one.
+        keep_trailing_newline=True,
+        # A missing value renders as "", as in DTL, in DEBUG too (the backend would otherwise use
+        # DebugUndefined there): the authoring server shows the bytes the build writes.
+        undefined=jinja2.Undefined,
+    )
+    env = jinja2.Environment(**options)
+    env.globals.update(static=static, url=url)
+    env.filters.update(date=date, capfirst=capfirst, oneline=oneline, link_text=link_text)
+    return env
