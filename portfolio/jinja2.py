@@ -9,12 +9,17 @@ The templates see what the DTL ones did: `static` and `url` (reverse, positional
 `{{ csrf_input }}` (the backend provides it, with `request`).
 """
 
+import datetime
+import functools
+
 import jinja2
+from django.conf import settings
 from django.template import defaultfilters
-from django.templatetags.static import static
+from django.templatetags.static import static as django_static
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.timezone import template_localtime
+from django.utils.translation import get_language
 
 from pages.plain_text import link_text, oneline
 
@@ -23,10 +28,28 @@ def url(viewname, *args):
     return reverse(viewname, args=args)
 
 
+def static(path):
+    """The static() tag, remembered: every page asks for the same three files."""
+    return _static(path, settings.STATIC_URL)
+
+
+@functools.cache
+def _static(path, static_url):
+    return django_static(path)
+
+
 def date(value, format_string=None):
     """DTL's `date` filter, same output (English month names, DATE_FORMAT by default); a
-    datetime is shown in the current time zone first, as DTL does."""
+    datetime is shown in the current time zone first, as DTL does. A day's text is remembered
+    (by format and language): lists show thousands of items over far fewer days."""
+    if type(value) is datetime.date and format_string:
+        return _day(value, format_string, get_language())
     return defaultfilters.date(template_localtime(value), format_string)
+
+
+@functools.lru_cache(maxsize=10_000)
+def _day(value, format_string, language):
+    return defaultfilters.date(value, format_string)
 
 
 def environment(**options):
