@@ -78,7 +78,8 @@ def section_names():
 
 
 def section(request, section):
-    return sitemap_view(request, SECTIONS, section=section)
+    # django.contrib.sitemaps' own sitemap.xml, in Jinja2: 9,000 URLs in DTL took half a second.
+    return sitemap_view(request, SECTIONS, section=section, template_name="pages/sitemap.xml")
 
 
 def index(request):
