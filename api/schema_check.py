@@ -11,8 +11,10 @@ uri-template (requirements-dev.txt): unknown formats would otherwise pass unchec
 """
 
 import re
+from functools import partial
 from urllib.parse import unquote
 
+import fastjsonschema
 from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
@@ -27,6 +29,7 @@ class ResponseCheck:
     def __init__(self, document):
         self.document = document
         self.registry = Registry().with_resource(DOCUMENT_URI, DRAFT202012.create_resource(document))
+        self.checks = {}
         self.templates = [
             (re.compile("^" + re.sub(r"\\\{\w+\\\}", PARAMETER, re.escape(template)) + "$"), template)
             for template in document["paths"]
@@ -72,10 +75,52 @@ class ResponseCheck:
 
     def errors(self, path, instance, status=200, method="get"):
         """Every way `instance` breaks the schema, as `at /json/path: message` lines."""
-        validator = self.validator(path, status, method)
+        key = (self.template(path), str(status), method)
+        if key not in self.checks:
+            self.checks[key] = SchemaCheck(self.validator(path, status, method))
+        return self.checks[key].errors(instance)
+
+
+class SchemaCheck:
+    """One schema's check. jsonschema is the reference and explains what is wrong; a function
+    compiled by fastjsonschema answers "valid?" about ten times faster (a build checks 10,000
+    files), and is used only for schemas made of keywords both libraries read alike, with
+    jsonschema's own format checks. It can only let jsonschema speak sooner, never silence it."""
+
+    KEYWORDS = {"type", "properties", "required", "additionalProperties", "items", "enum", "format"}
+    KEYWORDS |= {"title", "description", "readOnly", "example"}  # annotations, not checked
+
+    def __init__(self, validator):
+        self.validator = validator
+        self.valid = None
+        if keywords(validator.schema) <= self.KEYWORDS:
+            checker = validator.format_checker
+            formats = {name: partial(checker.conforms, format=name) for name in checker.checkers}
+            self.valid = fastjsonschema.compile(validator.schema, formats=formats)
+
+    def errors(self, instance):
+        if self.valid is not None:
+            try:
+                self.valid(instance)
+                return []
+            except fastjsonschema.JsonSchemaValueException:
+                pass
         return [
             f"at /{'/'.join(map(str, error.absolute_path))}: {error.message}"
             for error in sorted(
-                validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))
+                self.validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))
             )
         ]
+
+
+def keywords(schema):
+    """Every keyword a schema and its subschemas use (unknown ones' subschemas are not walked:
+    the keyword itself already rules the fast check out)."""
+    if not isinstance(schema, dict):
+        return set()
+    found = set(schema)
+    for name in ("items", "additionalProperties"):
+        found |= keywords(schema.get(name))
+    for subschema in schema.get("properties", {}).values():
+        found |= keywords(subschema)
+    return found
