@@ -6,14 +6,14 @@ everything in one transaction. A file whose bytes are unchanged since the last i
 """
 
 import hashlib
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from django.db import transaction
+
+from portfolio.workers import worker_pool
 
 from . import loader
 from .loader import ContentError, ContentInvalid
@@ -135,9 +135,7 @@ def parse_all(jobs, workers, progress):
     """Yield parse() of every job, on `workers` processes when there are enough to pay off."""
     total = len(jobs)
     if workers > 1 and total >= POOL_MIN_FILES:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        with worker_pool(workers) as pool:
             for done, result in enumerate(pool.map(parse, jobs, chunksize=32), 1):
                 progress(done, total)
                 yield result

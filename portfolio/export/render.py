@@ -14,7 +14,6 @@ spent most of its time on the query and, for the API, on building a serializer p
 import multiprocessing
 import os
 import shutil
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from io import BytesIO
 from itertools import groupby
@@ -25,6 +24,8 @@ from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.db import connections
 from django.test.utils import override_settings
 from django.urls import resolve
+
+from portfolio.workers import worker_pool
 
 
 class RenderError(Exception):
@@ -177,7 +178,7 @@ def render_all(targets, out_dir, previous_dir, check, workers, progress):
     _job.update(targets=targets, out_dir=out_dir, previous_dir=previous_dir, check=check)
     done = 0
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with worker_pool(workers) as pool:
             for future in [pool.submit(_render_range, start, stop) for start, stop in ranges]:
                 for result in future.result():
                     done += 1
