@@ -32,6 +32,8 @@ class Target:
     path: str  # "projects/tidewater.html", relative to the output folder
     status_codes: tuple
     depends: str  # "global", "static", or "projects:<slug>" / "articles:<slug>"
+    route: str = ""  # the URL's name, "pages:project"
+    params: tuple = ()  # its parameters, ("tidewater",)
 
 
 def targets():
@@ -50,7 +52,7 @@ def targets():
                 depends = "static"
             else:
                 depends = "global"
-            found.append(Target(uri, path, tuple(pattern.distill_status_codes), depends))
+            found.append(Target(uri, path, tuple(pattern.distill_status_codes), depends, name, params))
     return found
 
 

@@ -17,13 +17,13 @@ import shutil
 from dataclasses import dataclass
 from io import BytesIO
 from itertools import groupby
-from operator import itemgetter
+from operator import attrgetter
 
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.db import connections
 from django.test.utils import override_settings
-from django.urls import resolve
+from django.urls import ResolverMatch, resolve
 
 from portfolio.workers import worker_pool
 
@@ -75,25 +75,34 @@ def environ(uri):
 def bodies(targets):
     """(target, status code, body) for each of `targets`, in order: runs of URLs whose view
     renders many at once go to its `render_many`, the others are one GET each."""
-    resolved = []
-    for target in targets:
-        match = resolve(target.uri)
-        view_class = getattr(match.func, "view_class", None)
-        resolved.append((target, getattr(view_class, "render_many", None), match))
-    for render_many, run in groupby(resolved, key=itemgetter(1)):
+    for _route, run in groupby(targets, key=attrgetter("route")):
         run = list(run)
+        first = resolve(run[0].uri)
+        render_many = getattr(getattr(first.func, "view_class", None), "render_many", None)
         if render_many is None:
-            for target, _, _ in run:
+            for target in run:
                 status, _headers, body = get(target.uri)
                 yield target, status, body
             continue
-        requests = []
-        for target, _, match in run:
-            request = WSGIRequest(environ(target.uri))
-            request.resolver_match = match
-            requests.append(request)
-        for (target, _, _), response in zip(run, render_many(requests), strict=True):
+        requests = [request_for(target, first) for target in run]
+        for target, response in zip(run, render_many(requests), strict=True):
             yield target, response.status_code, response.content
+
+
+def request_for(target, like):
+    """A GET of `target`, resolved like `like`, a URL of the same route. Its one parameter is
+    put in `like`'s place rather than resolving every URL again: resolve() tries the routes in
+    order, a quarter of an API file's rendering time."""
+    request = WSGIRequest(environ(target.uri))
+    if len(like.captured_kwargs) == len(target.params) == 1 and not like.extra_kwargs:
+        kwargs = {name: target.params[0] for name in like.captured_kwargs}
+        request.resolver_match = ResolverMatch(
+            like.func, like.args, kwargs, like.url_name, like.app_names, like.namespaces,
+            like.route, captured_kwargs=kwargs,
+        )  # fmt: skip
+    else:
+        request.resolver_match = resolve(target.uri)
+    return request
 
 
 def place(body, path, out_dir, previous_dir):
