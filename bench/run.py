@@ -118,6 +118,9 @@ def measure(command, env, timeout):
     child's rusage, whose ru_maxrss is the peak of the largest process in its tree (the child
     and its reaped descendants). A thread samples the tree's summed PSS meanwhile and kills the
     process group when the timeout passes."""
+    # Flush what earlier steps wrote or deleted (the floor's 20,000 files, the previous build):
+    # the kernel would otherwise write it back during this command and bill it the time.
+    os.sync()
     with tempfile.TemporaryFile() as log:
         started = time.perf_counter()
         proc = subprocess.Popen(
