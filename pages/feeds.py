@@ -30,6 +30,10 @@ class AtomFeed(Atom1Feed):
 
 class SiteFeed(Feed):
     feed_type = AtomFeed
+    # The newest entries only, as feeds usually carry (djangoproject's: 10): a reader polls this
+    # file, and a site of 10,000 articles would send 5 MB each time. The sitemaps and llms.txt
+    # list everything.
+    max_entries = 50
 
     def get_object(self, request):
         return Site.load()
@@ -50,9 +54,12 @@ class SiteFeed(Feed):
         return site.author
 
     def items(self, site):
-        projects = Project.objects.only("slug", "title", "description", "stack", "date")
-        articles = Article.objects.published().only("slug", "title", "description", "tags", "date")
+        # Both models are ordered newest first, then by slug, as the merged entries are.
+        newest = slice(0, self.max_entries)
+        projects = Project.objects.only("slug", "title", "description", "stack", "date")[newest]
+        articles = Article.objects.published().only("slug", "title", "description", "tags", "date")[newest]
         entries = sorted(chain(projects, articles), key=lambda entry: (-entry.date.toordinal(), entry.slug))
+        entries = entries[newest]
         for entry in entries:
             entry.absolute_url = site.base_url + entry.get_absolute_url()
         return entries

@@ -2,6 +2,7 @@
 
 import feedparser
 
+from pages.feeds import SiteFeed
 from tests.content_builder import SITE_URL
 
 NEWEST_FIRST = [
@@ -58,3 +59,9 @@ def test_site_url_setting_overrides_site_yaml(get, settings):
     feed = parse(get)
     assert feed.entries[0].link == "https://example.org/articles/unicode-post"
     assert "portfolio.test" not in get("/feed.xml")[1]
+
+
+def test_only_the_newest_entries(get, monkeypatch):
+    monkeypatch.setattr(SiteFeed, "max_entries", 3)
+    entries = parse(get).entries
+    assert [entry.link for entry in entries] == [SITE_URL + path for path in NEWEST_FIRST[:3]]
