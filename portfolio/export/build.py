@@ -163,7 +163,8 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
             previous_dir = out_dir if previous else None
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
-                results = render_all(to_render, tmp, previous_dir, verifier, workers, progress)
+                sizes = {path: entry[1] for path, entry in previous.items()}
+                results = render_all(to_render, tmp, previous_dir, verifier, workers, progress, sizes)
                 for rendered, file_problems in results:
                     problems += file_problems
                     written += not rendered.reused

@@ -163,13 +163,16 @@ def _render_range(start, stop):
     return render_range(_job["targets"][start:stop], out_dir, previous_dir, check)
 
 
-def render_all(targets, out_dir, previous_dir, check, workers, progress):
-    """Yield (Rendered, problems) for every target; on `workers` processes when worth it."""
+def render_all(targets, out_dir, previous_dir, check, workers, progress, sizes=None):
+    """Yield (Rendered, problems) for every target; on `workers` processes when worth it.
+    `sizes`: {path: bytes} of the previous build's files, if any."""
     total = len(targets)
-    # Global pages (lists, feed, sitemaps) cost a second or more each at 10,000 articles: they go
-    # first, one per task, so both workers share them; detail pages follow in larger chunks,
-    # small enough to hold their items in memory.
-    targets = sorted(targets, key=lambda target: target.depends != "global")
+    # Global pages (lists, sitemaps, llms.txt) take up to half a second each at 10,000 articles:
+    # they go first, one per task, largest (by the previous build's file) first so that both
+    # workers finish together; detail pages follow in larger chunks, small enough to hold their
+    # items in memory.
+    sizes = sizes or {}
+    targets = sorted(targets, key=lambda target: (target.depends != "global", -sizes.get(target.path, 0)))
     first_detail = next((i for i, t in enumerate(targets) if t.depends != "global"), total)
     size = max(1, min(500, (total - first_detail) // (workers * 8)))
     ranges = [(i, i + 1) for i in range(first_detail)]
