@@ -19,8 +19,12 @@ _templates = {}
 
 def reverse_slug(name, slug):
     """reverse(name, args=[slug]) for a route whose parameter is a slug, str or path."""
-    if not (isinstance(slug, str) and SLUG.fullmatch(slug)):
-        return reverse(name, args=[slug])
+    return slug_reverser(name)(slug)
+
+
+def slug_reverser(name):
+    """reverse_slug() for many slugs of one route: the urlconf and script prefix (thread-locals,
+    most of a call's cost) are read once, when it is made."""
     key = (get_urlconf() or settings.ROOT_URLCONF, get_script_prefix(), name)
     if key not in _templates:
         try:
@@ -29,4 +33,10 @@ def reverse_slug(name, slug):
             template = None
         _templates[key] = template if template and template.count(PLACEHOLDER) == 1 else None
     template = _templates[key]
-    return template.replace(PLACEHOLDER, slug) if template else reverse(name, args=[slug])
+
+    def reverse_one(slug):
+        if template is None or not (isinstance(slug, str) and SLUG.fullmatch(slug)):
+            return reverse(name, args=[slug])
+        return template.replace(PLACEHOLDER, slug)
+
+    return reverse_one

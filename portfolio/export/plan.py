@@ -17,7 +17,7 @@ from django_distill.urls import get_distilled_urls
 
 from portfolio.content import importer
 from portfolio.content.models import Article, Project, Site, Stack
-from portfolio.reversing import reverse_slug
+from portfolio.reversing import slug_reverser
 
 # A detail URL (page or JSON) of one item: it shows that item and the site identity only.
 ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json)?$")
@@ -41,9 +41,10 @@ def targets():
     found = []
     for pattern in get_distilled_urls():
         name = f"{pattern.distill_namespace}:{pattern.name}" if pattern.distill_namespace else pattern.name
+        reverse_one = slug_reverser(name)
         for params in get_uri_values(pattern.distill_func, pattern.name):
             params = () if params is None else (params,) if isinstance(params, str) else tuple(params)
-            uri = reverse_slug(name, params[0]) if len(params) == 1 else reverse(name, args=params)
+            uri = reverse_one(params[0]) if len(params) == 1 else reverse(name, args=params)
             path = generate_filename(pattern.distill_file, uri, params) or uri.lstrip("/")
             match = ITEM_URL.match(uri)
             if match:
