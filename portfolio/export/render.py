@@ -22,6 +22,8 @@ from operator import attrgetter
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.db import connections
+from django.template import engines
+from django.template.backends.jinja2 import Jinja2
 from django.test.utils import override_settings
 from django.urls import ResolverMatch, resolve
 
@@ -103,6 +105,14 @@ def request_for(target, like):
     else:
         request.resolver_match = resolve(target.uri)
     return request
+
+
+def compile_templates():
+    """Compile the Jinja2 templates once, before the workers fork, rather than in each worker."""
+    for engine in engines.all():
+        if isinstance(engine, Jinja2):
+            for name in engine.env.list_templates():
+                engine.env.get_template(name)
 
 
 def place(body, path, out_dir, previous_dir):
@@ -187,6 +197,7 @@ def render_all(targets, out_dir, previous_dir, check, workers, progress, sizes=N
         return
     # Children open their own database connections: a connection must not cross a fork.
     connections.close_all()
+    compile_templates()
     _job.update(targets=targets, out_dir=out_dir, previous_dir=previous_dir, check=check)
     done = 0
     try:
