@@ -7,6 +7,7 @@ second of reverse() calls.
 """
 
 import re
+from functools import partial
 
 from django.conf import settings
 from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
@@ -19,12 +20,17 @@ _templates = {}
 
 def reverse_slug(name, slug):
     """reverse(name, args=[slug]) for a route whose parameter is a slug, str or path."""
-    return slug_reverser(name)(slug)
+    return _fill(_template(name), name, slug)
 
 
 def slug_reverser(name):
     """reverse_slug() for many slugs of one route: the urlconf and script prefix (thread-locals,
     most of a call's cost) are read once, when it is made."""
+    return partial(_fill, _template(name), name)
+
+
+def _template(name):
+    """The route's URL with PLACEHOLDER for its slug, or None where that cannot stand in."""
     key = (get_urlconf() or settings.ROOT_URLCONF, get_script_prefix(), name)
     if key not in _templates:
         try:
@@ -32,11 +38,10 @@ def slug_reverser(name):
         except NoReverseMatch:  # a converter the placeholder does not fit (int, uuid)
             template = None
         _templates[key] = template if template and template.count(PLACEHOLDER) == 1 else None
-    template = _templates[key]
+    return _templates[key]
 
-    def reverse_one(slug):
-        if template is None or not (isinstance(slug, str) and SLUG.fullmatch(slug)):
-            return reverse(name, args=[slug])
-        return template.replace(PLACEHOLDER, slug)
 
-    return reverse_one
+def _fill(template, name, slug):
+    if template is None or not (isinstance(slug, str) and SLUG.fullmatch(slug)):
+        return reverse(name, args=[slug])
+    return template.replace(PLACEHOLDER, slug)
