@@ -1,15 +1,19 @@
-"""Real processes on the loopback address for the contact service tests: redis-server and
-gunicorn, each started with a deadline and always stopped."""
+"""Real processes on the loopback address for the contact service tests: redis-server,
+PostgreSQL, gunicorn and nginx, each started with a deadline and always stopped."""
 
+import glob
 import http.client
 import json
 import os
+import pwd
+import re
 import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -90,6 +94,73 @@ def service_env(tmp_path, **overrides):
     return env
 
 
+def postgres_bin(name):
+    """A PostgreSQL server program: on PATH, else Debian's /usr/lib/postgresql/<version>/bin
+    (the newest), which is not on PATH."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = glob.glob(f"/usr/lib/postgresql/*/bin/{name}")
+    candidates.sort(key=lambda path: int(re.search(r"/(\d+)[^/]*/bin/", path)[1]))
+    return candidates[-1] if candidates else None
+
+
+@contextmanager
+def postgres_server():
+    """A throwaway PostgreSQL cluster (initdb into a temporary folder, its unix socket there
+    too, no system service) on a free loopback port; yields a function that creates a fresh
+    database and returns its DATABASE_URL. PostgreSQL refuses to run as root: as root, the
+    cluster belongs to the `postgres` user of Debian's package (else `nobody`)."""
+    initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
+    if not (initdb and pg_ctl):
+        pytest.skip(
+            "PostgreSQL's initdb and pg_ctl are not installed (Debian's postgresql; make test installs it)"
+        )
+    import psycopg
+
+    as_user = []
+    folder = Path(tempfile.mkdtemp(prefix="contact-postgres-"))
+    if os.geteuid() == 0:
+        user = next((u for u in ("postgres", "nobody") if _user_exists(u)), None)
+        as_user = ["runuser", "-u", user, "--"]
+        os.chown(folder, pwd.getpwnam(user).pw_uid, pwd.getpwnam(user).pw_gid)
+    data, port = folder / "data", free_port()
+
+    def run(*args):
+        subprocess.run(as_user + list(args), cwd=folder, check=True, capture_output=True, timeout=60)
+
+    try:
+        run(initdb, "-D", str(data), "-U", "contact", "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync")
+        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        run(pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-o", options, "-w", "-t", "30", "start")
+    except subprocess.CalledProcessError as error:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"PostgreSQL did not start: {error.stderr.decode()}") from error
+    names = iter(range(1, 1000))
+
+    def create_database():
+        name = f"contact{next(names)}"
+        with psycopg.connect(
+            host="127.0.0.1", port=port, user="contact", dbname="postgres", autocommit=True
+        ) as db:
+            db.execute(f"CREATE DATABASE {name}")
+        return f"postgres://contact@127.0.0.1:{port}/{name}"
+
+    try:
+        yield create_database
+    finally:
+        subprocess.run(as_user + [pg_ctl, "-D", str(data), "-m", "immediate", "stop"], cwd=folder, timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _user_exists(name):
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
 def migrate(env):
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
@@ -101,13 +172,13 @@ def migrate(env):
 
 
 @contextmanager
-def gunicorn(env, log_dir):
+def gunicorn(env, log_dir, workers=1):
     """`gunicorn portfolio.wsgi` as the README runs it, on a free loopback port; yields the port.
     Its output goes to gunicorn-<port>.log in log_dir."""
     port = free_port()
     with open(Path(log_dir) / f"gunicorn-{port}.log", "wb") as log:
         process = subprocess.Popen(
-            [str(GUNICORN), "portfolio.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+            [str(GUNICORN), "portfolio.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)],
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -118,6 +189,39 @@ def gunicorn(env, log_dir):
             yield port
         finally:
             stop(process)
+
+
+@contextmanager
+def nginx(service_port, tmp_path):
+    """nginx with deploy/contact-nginx.conf, its listen port and upstream rewritten to loopback
+    ports; yields its port."""
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if binary is None:
+        pytest.skip("nginx is not installed (Debian's nginx; make test installs it)")
+    port = free_port()
+    server = (ROOT / "deploy" / "contact-nginx.conf").read_text()
+    server = server.replace("listen 8081;", f"listen 127.0.0.1:{port};")
+    server = server.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{service_port}")
+    folder = tmp_path / f"nginx-{port}"
+    folder.mkdir()
+    (folder / "nginx.conf").write_text(
+        # pytest's temporary folders are private: run the workers as this user, not nobody.
+        ("user root;\n" if os.geteuid() == 0 else "")
+        + f"pid {folder}/nginx.pid; error_log {folder}/error.log; daemon off;\n"
+        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
+        f"client_body_temp_path {folder}; proxy_temp_path {folder}; fastcgi_temp_path {folder};\n"
+        f"uwsgi_temp_path {folder}; scgi_temp_path {folder};\n{server}\n}}\n"
+    )
+    process = subprocess.Popen(
+        [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process)
+        yield port
+    finally:
+        stop(process)
 
 
 def request(port, method, path, body=None, headers=None):
