@@ -119,13 +119,14 @@ def answer(request, origin, wants_html):
         logger.info("Contact message from %s sent again: stored once", origin)
         return success(origin, wants_html)
     try:
-        message = ContactMessage.objects.create(
-            **form.cleaned_data,
-            origin=origin,
-            client_address=str(client) if client else None,
-            user_agent=request.headers.get("User-Agent", "").replace("\x00", "")[:500],
-            fingerprint=print_,
-        )
+        with transaction.atomic():
+            message = ContactMessage.objects.create(
+                **form.cleaned_data,
+                origin=origin,
+                client_address=str(client) if client else None,
+                user_agent=request.headers.get("User-Agent", "").replace("\x00", "")[:500],
+                fingerprint=print_,
+            )
     except Exception:
         dedupe.release(print_)
         raise

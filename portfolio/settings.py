@@ -184,6 +184,8 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
+# The folder of EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend (one file a mail).
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or None
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=not EMAIL_USE_SSL)
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or (465 if EMAIL_USE_SSL else 587))

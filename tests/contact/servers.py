@@ -56,6 +56,13 @@ def stop(process):
 @contextmanager
 def redis_server(tmp_path):
     """A throwaway redis-server on a free loopback port (no persistence); yields its URL."""
+    with redis_process(tmp_path) as (url, _):
+        yield url
+
+
+@contextmanager
+def redis_process(tmp_path):
+    """redis_server(), yielding its URL and its process (to stop and resume it)."""
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("redis-server is not installed (Debian's redis-server package; make test installs it)")
@@ -68,8 +75,9 @@ def redis_server(tmp_path):
     )
     try:
         wait_for_port(port, process)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{port}/0", process
     finally:
+        process.send_signal(signal.SIGCONT)
         stop(process)
 
 
@@ -186,9 +194,25 @@ def gunicorn(env, log_dir, workers=1):
         )
         try:
             wait_for_port(port, process)
+            wait_for_a_worker(port, process)
             yield port
         finally:
             stop(process)
+
+
+def wait_for_a_worker(port, process, timeout=30):
+    """gunicorn listens before its workers have loaded Django: wait for a first answer, so no
+    test measures a worker's start."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}")
+        try:
+            request(port, "GET", "/api/contact")
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"no gunicorn worker answered on {port} within {timeout}s")
 
 
 @contextmanager
@@ -224,9 +248,10 @@ def nginx(service_port, tmp_path):
         stop(process)
 
 
-def request(port, method, path, body=None, headers=None):
-    """(status, headers, body) of one HTTP request to 127.0.0.1:port."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def request(port, method, path, body=None, headers=None, source="127.0.0.1"):
+    """(status, headers, body) of one HTTP request to 127.0.0.1:port, from the loopback address
+    `source` (any of 127.0.0.0/8)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
     try:
         headers = dict(headers or {})
         if isinstance(body, dict):
