@@ -459,3 +459,8 @@ def test_behind_nginx_dribbling_clients_do_not_hold_the_workers(tmp_path, redis_
             413,
             "too_large",
         )
+
+
+def test_the_readme_shows_the_tested_nginx_block():
+    readme = (ROOT / "README.md").read_text()
+    assert (ROOT / "deploy" / "contact-nginx.conf").read_text() in readme
