@@ -34,8 +34,13 @@ def trusted_networks(entries):
 
 
 def client_ip(request):
-    """The client's address (an ipaddress object, IPv4-mapped IPv6 as IPv4), or None when the
-    socket peer is not an address (a unix socket)."""
+    """The client's address (an ipaddress object, IPv4-mapped IPv6 as IPv4, no IPv6 zone), or None
+    when the socket peer is not an address (a unix socket)."""
+    ip = _client_ip(request)
+    return type(ip)(int(ip)) if ip is not None else None
+
+
+def _client_ip(request):
     peer = parse_ip(request.META.get("REMOTE_ADDR"))
     trusted = settings.CONTACT_TRUSTED_PROXIES
     if not trusted:

@@ -221,7 +221,7 @@ def notify(message):
     except Exception:
         logger.exception("Contact message %s stored, but its notification email failed", message.pk)
         return
-    with transaction.atomic():  # a failure here must not leave PostgreSQL's connection aborted
+    with transaction.atomic():  # its own savepoint: a failure leaves the connection usable
         ContactMessage.objects.filter(pk=message.pk).update(notified_at=timezone.now())
 
 
@@ -259,7 +259,7 @@ def failure(request, error, origin, wants_html):
         response = render(
             request,
             "contact/error.html",
-            {"error": error, "form_url": (origin or "") + FORM_PATH},
+            {"error": error, "form_url": (origin or settings.SITE_URL) + FORM_PATH},
             status=error.status,
         )
     else:
@@ -270,9 +270,8 @@ def failure(request, error, origin, wants_html):
 
 
 def json_failure(error):
-    fields = {"status": error.status, "code": error.code, "message": error.message, "fields": error.fields}
-    body = {"ok": False, "error": fields}
-    return JsonResponse(body, status=error.status)
+    shape = {"status": error.status, "code": error.code, "message": error.message, "fields": error.fields}
+    return JsonResponse({"ok": False, "error": shape}, status=error.status)
 
 
 # The service's answers outside the route (contact/service_urls.py): the same JSON shape.

@@ -150,6 +150,7 @@ def test_two_trusted_proxies(post, settings):
         ("::1", "203.0.113.1", "203.0.113.1"),
         ("::ffff:10.0.0.5", "203.0.113.1", "203.0.113.1"),  # a listed proxy, IPv4-mapped
         ("10.1.2.3", "::ffff:203.0.113.1", "203.0.113.1"),
+        ("10.1.2.3", "fe80::1%eth0", "fe80::1"),  # stored without its zone
         # Only proxies: the farthest one is the client.
         ("10.1.2.3", "10.0.0.9", "10.0.0.9"),
         ("10.1.2.3", "", "10.1.2.3"),
