@@ -1,6 +1,6 @@
 """The production contact service's whole urlconf (CONTACT_SERVICE=1, see portfolio/settings.py):
-POST /api/contact, the thank-you page a browser's plain post is sent to when the service shares
-the site's origin, and the admin to read messages when CONTACT_SERVICE_ADMIN=1 (static files:
+POST /api/contact, the thank-you page (the site serves it too; here it needs no site content), and
+the admin to read messages when CONTACT_SERVICE_ADMIN=1 (static files:
 WhiteNoise). Nothing else of the site is reachable through it; other answers keep the JSON shape."""
 
 from django.conf import settings

@@ -170,7 +170,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             # Fail fast: the limiter lets messages through (and logs) when Redis is down or hung,
-            # and a request makes at most two Redis calls, so it never waits a second for Redis.
+            # and after a failed call Redis is skipped for a while (contact.ratelimit.cache_call).
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         }
     }
@@ -236,7 +236,6 @@ if CONTACT_SERVICE:
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
     WHITENOISE_USE_FINDERS = True
     STATIC_ROOT = None
-    WHITENOISE_AUTOREFRESH = False
     if CONTACT_TRUSTED_PROXIES:
         # The proxy in front terminates TLS and says so (deploy/contact-nginx.conf sets it).
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
