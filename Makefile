@@ -12,16 +12,18 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 
 install: $(VENV)/.installed
 
-# Browser, Redis and nginx tests need Debian's chromium, redis-server and nginx. Installed when we
-# are root with apt (CI, these machines); elsewhere those tests skip and say why.
+# Browser, Redis, nginx and PostgreSQL tests need Debian's chromium, redis-server, nginx and
+# postgresql (its server programs live in /usr/lib/postgresql/<version>/bin, off PATH; the tests
+# start their own temporary cluster, never the system service). Installed when we are root with
+# apt (CI, these machines); elsewhere those tests skip and say why.
 system-deps:
 	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null && command -v redis-server >/dev/null \
-		&& command -v nginx >/dev/null; then :; \
+		&& command -v nginx >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing chromium, chromium-driver, redis-server and nginx from Debian's packages..."; \
+		echo "Installing chromium, chromium-driver, redis-server, nginx and postgresql from Debian's packages..."; \
 		apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			chromium chromium-driver redis-server nginx >/dev/null; \
-	else echo "note: chromium, chromedriver, redis-server or nginx is missing: their tests will be skipped"; fi
+			chromium chromium-driver redis-server nginx postgresql >/dev/null; \
+	else echo "note: chromium, chromedriver, redis-server, nginx or postgresql is missing: their tests will be skipped"; fi
 
 # The static hosts' own tools (wrangler, Netlify's parsers), pinned in tests/hosts/package.json.
 tests/hosts/node_modules/.installed: tests/hosts/package.json tests/hosts/package-lock.json

@@ -1,4 +1,5 @@
-"""Read-only admin: messages come only from the form; the admin is for reading them."""
+"""Messages come only from the form: the admin reads them, newest first, and deletes them (spam;
+a sender's request to be forgotten). It never adds or changes one."""
 
 from django.contrib import admin
 
@@ -13,6 +14,10 @@ class ContactMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = [("notified_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "email", "message"]
     date_hierarchy = "created_at"
+    ordering = ["-created_at", "-id"]
+
+    def has_delete_permission(self, request, obj=None):
+        return admin.ModelAdmin.has_delete_permission(self, request, obj)
 
     @admin.display(description="message")
     def short_message(self, obj):

@@ -15,6 +15,8 @@ class ContactMessage(models.Model):
     notified_at = models.DateTimeField(
         null=True, blank=True, help_text="When the notification email was sent; empty if it was not."
     )
+    # Who sent what, hashed (contact/dedupe.py): the same message again is not stored twice.
+    fingerprint = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]

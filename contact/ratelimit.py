@@ -6,7 +6,6 @@ local-memory caches with a system check error, and local memory is what the auth
 10:10), so a burst straddling a boundary can reach 2N; acceptable for a contact form.
 """
 
-import ipaddress
 import logging
 import math
 import re
@@ -41,40 +40,52 @@ def parse_rate(text):
     return Rate(int(match[1]), int(match[2] or 1) * UNIT_SECONDS[match[3]])
 
 
-def client_address(request):
-    """The socket peer, unless CONTACT_TRUSTED_PROXIES says how many proxies in front of us append
-    to X-Forwarded-For: then the entry the outermost trusted proxy added. Entries further left are
-    whatever the client chose to send, so they are never trusted."""
-    trusted = settings.CONTACT_TRUSTED_PROXIES
-    if trusted > 0:
-        entries = [entry.strip() for entry in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-        entries = [entry for entry in entries if entry]
-        if len(entries) >= trusted:
-            try:
-                return str(ipaddress.ip_address(entries[-trusted]))
-            except ValueError:
-                logger.warning("Ignoring an X-Forwarded-For entry that is not an address: %r", entries)
-    return request.META.get("REMOTE_ADDR", "")
+class CacheDown(Exception):
+    """The shared cache (Redis) failed or is being skipped after a recent failure."""
+
+
+# After a failure the cache is left alone for a while, so a hung Redis costs one request one
+# timeout (0.25 s, settings.CACHES), not every request every time.
+CACHE_PAUSE_SECONDS = 5
+_cache_down_until = 0.0
+
+
+def cache_call(method, *args, **kwargs):
+    """cache.<method>(...), or CacheDown when it fails (logged once per pause)."""
+    global _cache_down_until
+    if time.monotonic() < _cache_down_until:
+        raise CacheDown
+    try:
+        return getattr(cache, method)(*args, **kwargs)
+    except ValueError:  # an answer, not a failure: incr of a key that is gone
+        raise
+    except Exception as exc:
+        _cache_down_until = time.monotonic() + CACHE_PAUSE_SECONDS
+        logger.exception(
+            "The contact cache failed: no rate limit or duplicate check for %ss", CACHE_PAUSE_SECONDS
+        )
+        raise CacheDown from exc
 
 
 def hit(client, now=None):
-    """Count one request by `client`; return 0 when it is allowed, else the seconds until its
-    window ends (for Retry-After)."""
+    """Count one request by `client` (client_address.bucket()); return 0 when it is allowed, else
+    the seconds until its window ends (for Retry-After)."""
     rate = parse_rate(settings.CONTACT_RATE)
     now = time.time() if now is None else now
     window_index = int(now // rate.window)
     key = f"contact-rate:{rate.limit}/{rate.window}:{client}:{window_index}"
     try:
         # The key outlives its window by a little, so incr never finds it expired mid-window.
-        cache.add(key, 0, timeout=rate.window + 5)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # evicted between add and incr
-            cache.add(key, 1, timeout=rate.window + 5)
+        # `add` sets and counts in one call when the key is new.
+        if cache_call("add", key, 1, timeout=rate.window + 5):
             count = 1
-    except Exception:
-        # A broken cache (Redis down) must not turn real messages away: let it through, loudly.
-        logger.exception("Contact rate limit not applied: the cache failed")
+        else:
+            try:
+                count = cache_call("incr", key)
+            except ValueError:  # evicted between add and incr
+                count = 1
+    except CacheDown:
+        # A broken cache (Redis down or hung) must not turn real messages away: let it through.
         return 0
     if count <= rate.limit:
         return 0

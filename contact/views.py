@@ -6,19 +6,18 @@ import logging
 from urllib.parse import parse_qsl
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
-from django.core.validators import validate_ipv46_address
+from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
-from . import hosting, ratelimit
+from . import client_address, dedupe, hosting, ratelimit
 from .forms import HONEYPOT, ContactForm
 from .models import ContactMessage
 from .origins import allowed_request_origin
-from .paths import FORM_PATH, THANKS_PATH
+from .paths import FORM_PATH, POST_PATH, THANKS_PATH
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +51,10 @@ class ContactError(Exception):
         self.headers = headers or {}
 
 
+# The answer to an unexpected failure (logged): the same shape, status 500.
+SERVER_ERROR = (500, "server_error", "Something went wrong on our side; please try again later.")
+
+
 @csrf_exempt
 def contact_post(request):
     """POST /api/contact: JSON or form-encoded `name`, `email`, `message`, and the empty honeypot.
@@ -62,46 +65,77 @@ def contact_post(request):
     the origin allowlist instead: a browser's POST carries an Origin (or Referer) it cannot lie
     about, and anything not from the site's own origins gets 403 before the body is read.
     """
-    wants_html = request.get_preferred_type(["application/json", "text/html"]) == "text/html"
-    origin = allowed_request_origin(request)
+    wants_html = prefers_html(request)
+    origin = None
     try:
-        if request.method == "OPTIONS":
-            return preflight(origin)
-        if request.method != "POST":
-            raise ContactError(405, "method_not_allowed", "Use POST.", headers={"Allow": ALLOWED_METHODS})
-        if origin is None:
-            # Nothing is read, counted or stored for a page that is not ours.
-            raise ContactError(403, "origin_not_allowed", "This form only accepts posts from its own site.")
-        client = ratelimit.client_address(request)
-        retry_after = ratelimit.hit(client)
-        if retry_after:
-            raise ContactError(
-                429,
-                "rate_limited",
-                f"Too many messages; try again in {retry_after} seconds.",
-                headers={"Retry-After": str(retry_after)},
-            )
-        data = read_fields(request)
-        if data.get(HONEYPOT):
-            # A bot filled the hidden field: it is told "thanks" (so it learns nothing) and nothing is
-            # stored or sent.
-            logger.info("Contact honeypot filled from %s: message dropped", origin)
-            return success(request, origin, wants_html)
-        form = ContactForm(data)
-        if not form.is_valid():
-            fields = {name: [str(error) for error in errors] for name, errors in form.errors.items()}
-            raise ContactError(400, "invalid", "Some fields need attention.", fields=fields)
+        origin = allowed_request_origin(request)
+        return answer(request, origin, wants_html)
     except ContactError as error:
         return failure(request, error, origin, wants_html)
+    except Exception:
+        logger.exception("Contact request failed")
+        return failure(request, ContactError(*SERVER_ERROR), origin, wants_html)
 
-    message = ContactMessage.objects.create(
-        **form.cleaned_data,
-        origin=origin,
-        client_address=valid_address(client),
-        user_agent=request.headers.get("User-Agent", "")[:500],
-    )
-    notify(message)
-    return success(request, origin, wants_html)
+
+def prefers_html(request):
+    """A browser's plain form post (Accept prefers text/html) gets pages, not JSON."""
+    try:
+        return request.get_preferred_type(["application/json", "text/html"]) == "text/html"
+    except Exception:  # whatever an odd Accept header does, the answer is JSON
+        return False
+
+
+def answer(request, origin, wants_html):
+    """The answer to a request from `origin` (None: not allowed), or ContactError."""
+    if request.method == "OPTIONS":
+        return preflight(origin)
+    if request.method != "POST":
+        raise ContactError(405, "method_not_allowed", "Use POST.", headers={"Allow": ALLOWED_METHODS})
+    if origin is None:
+        # Nothing is read, counted or stored for a page that is not ours.
+        raise ContactError(403, "origin_not_allowed", "This form only accepts posts from its own site.")
+    client = client_address.client_ip(request)
+    retry_after = ratelimit.hit(client_address.bucket(client))
+    if retry_after:
+        raise ContactError(
+            429,
+            "rate_limited",
+            f"Too many messages; try again in {retry_after} seconds.",
+            headers={"Retry-After": str(retry_after)},
+        )
+    data = read_fields(request)
+    if data.get(HONEYPOT):
+        # A bot filled the hidden field: it is told "thanks" (so it learns nothing) and nothing is
+        # stored or sent.
+        logger.info("Contact honeypot filled from %s: message dropped", origin)
+        return success(origin, wants_html)
+    form = ContactForm(data)
+    if not form.is_valid():
+        fields = {name: [str(error) for error in errors] for name, errors in form.errors.items()}
+        raise ContactError(400, "invalid", "Some fields need attention.", fields=fields)
+
+    print_ = dedupe.fingerprint(client_address.bucket(client), form.cleaned_data)
+    if not dedupe.claim(print_):
+        logger.info("Contact message from %s sent again: stored once", origin)
+        return success(origin, wants_html)
+    try:
+        with transaction.atomic():
+            message = ContactMessage.objects.create(
+                **form.cleaned_data,
+                origin=origin,
+                client_address=str(client) if client else None,
+                user_agent=request.headers.get("User-Agent", "").replace("\x00", "")[:500],
+                fingerprint=print_,
+            )
+    except Exception:
+        dedupe.release(print_)
+        raise
+    # Stored: from here on the answer is success, whatever fails (a retry would store it twice).
+    try:
+        notify(message)
+    except Exception:
+        logger.exception("Contact message %s stored, but what followed failed", message.pk)
+    return success(origin, wants_html)
 
 
 def read_fields(request):
@@ -110,6 +144,12 @@ def read_fields(request):
         declared = int(request.headers.get("Content-Length") or 0)
     except ValueError:
         raise ContactError(400, "bad_request", "Content-Length is not a number.") from None
+    if request.content_type not in JSON_CONTENT_TYPES | FORM_CONTENT_TYPES:
+        raise ContactError(
+            415, "unsupported_media_type", "Send application/json or application/x-www-form-urlencoded."
+        )
+    if request.content_params.get("charset", "utf-8").lower() not in ("utf-8", "utf8"):
+        raise ContactError(415, "unsupported_media_type", "Send UTF-8 (charset=utf-8 or none).")
     if declared > MAX_BODY_BYTES:
         raise ContactError(413, "too_large", f"The body is over {MAX_BODY_BYTES} bytes.")
     # Also bound what is actually read: a body without (or with a wrong) Content-Length must not
@@ -124,8 +164,10 @@ def read_fields(request):
 
     if request.content_type in JSON_CONTENT_TYPES:
         try:
-            data = json.loads(text)
-        except ValueError:
+            data = json.loads(text, object_pairs_hook=unique_keys, parse_constant=refuse_constant)
+        except DuplicateKey as key:
+            raise ContactError(400, "bad_json", f"The body names {key} more than once.") from None
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than Python recurses
             raise ContactError(400, "bad_json", "The body is not valid JSON.") from None
         if not isinstance(data, dict):
             raise ContactError(400, "bad_json", "The body must be a JSON object.")
@@ -138,25 +180,29 @@ def read_fields(request):
             raise ContactError(400, "invalid", "Some fields need attention.", fields=fields)
         return {name: value for name, value in data.items() if isinstance(value, str)}
 
-    if request.content_type in FORM_CONTENT_TYPES:
-        try:
-            pairs = parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
-        except UnicodeDecodeError:
-            raise ContactError(400, "bad_encoding", "The body is not UTF-8.") from None
-        return dict(pairs)  # the last value of a repeated field wins, as in request.POST
-
-    raise ContactError(
-        415, "unsupported_media_type", "Send application/json or application/x-www-form-urlencoded."
-    )
-
-
-def valid_address(address):
-    """The client address for the record, or None when it is not one (a test client, a socket)."""
     try:
-        validate_ipv46_address(address)
-    except ValidationError:
-        return None
-    return address
+        pairs = parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeDecodeError:
+        raise ContactError(400, "bad_encoding", "The body is not UTF-8.") from None
+    return dict(pairs)  # the last value of a repeated field wins, as in request.POST
+
+
+class DuplicateKey(ValueError):
+    pass
+
+
+def unique_keys(pairs):
+    """A JSON object whose keys are unique (json.loads would keep the last one silently)."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen = set()
+        raise DuplicateKey(next(repr(k) for k, _ in pairs if k in seen or seen.add(k)))
+    return data
+
+
+def refuse_constant(name):
+    """NaN and Infinity are not JSON."""
+    raise ValueError(f"{name} is not JSON")
 
 
 def notify(message):
@@ -165,7 +211,7 @@ def notify(message):
         logger.warning("Contact message %s stored; nobody told (CONTACT_NOTIFY_EMAIL unset)", message.pk)
         return
     email = EmailMessage(
-        subject=f"Contact form: {message.name}",
+        subject=f"Contact form: {' '.join(message.name.split())}",  # a newline is no header
         body=f"From: {message.name} <{message.email}>\nOrigin: {message.origin}\n\n{message.message}\n",
         to=[settings.CONTACT_NOTIFY_EMAIL],
         reply_to=[message.email],
@@ -175,7 +221,8 @@ def notify(message):
     except Exception:
         logger.exception("Contact message %s stored, but its notification email failed", message.pk)
         return
-    ContactMessage.objects.filter(pk=message.pk).update(notified_at=timezone.now())
+    with transaction.atomic():  # its own savepoint: a failure leaves the connection usable
+        ContactMessage.objects.filter(pk=message.pk).update(notified_at=timezone.now())
 
 
 def cors(response, origin):
@@ -196,7 +243,7 @@ def preflight(origin):
     return cors(response, origin)
 
 
-def success(request, origin, wants_html):
+def success(origin, wants_html):
     if wants_html:
         # The page that posted is on an allowed origin (checked above), so sending the browser back
         # to that origin's thanks page is no open redirect, and it works for the authoring server,
@@ -212,20 +259,33 @@ def failure(request, error, origin, wants_html):
         response = render(
             request,
             "contact/error.html",
-            {"error": error, "form_url": (origin or "") + FORM_PATH},
+            {"error": error, "form_url": (origin or settings.SITE_URL) + FORM_PATH},
             status=error.status,
         )
     else:
-        body = {
-            "ok": False,
-            "error": {
-                "status": error.status,
-                "code": error.code,
-                "message": error.message,
-                "fields": error.fields,
-            },
-        }
-        response = JsonResponse(body, status=error.status)
+        response = json_failure(error)
     for name, value in error.headers.items():
         response[name] = value
     return cors(response, origin)
+
+
+def json_failure(error):
+    shape = {"status": error.status, "code": error.code, "message": error.message, "fields": error.fields}
+    return JsonResponse({"ok": False, "error": shape}, status=error.status)
+
+
+# The service's answers outside the route (contact/service_urls.py): the same JSON shape.
+def bad_request(request, exception=None):
+    return json_failure(ContactError(400, "bad_request", "The request is malformed."))
+
+
+def forbidden(request, exception=None):
+    return json_failure(ContactError(403, "forbidden", "Not allowed."))
+
+
+def not_found(request, exception=None):
+    return json_failure(ContactError(404, "not_found", f"Nothing here; the form posts to {POST_PATH}."))
+
+
+def server_error(request):
+    return json_failure(ContactError(*SERVER_ERROR))

@@ -169,8 +169,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            # Fail fast: the limiter lets messages through (and logs) when Redis is unreachable.
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            # Fail fast: the limiter lets messages through (and logs) when Redis is down or hung,
+            # and after a failed call Redis is skipped for a while (contact.ratelimit.cache_call).
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         }
     }
 else:
@@ -183,6 +184,8 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
+# The folder of EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend (one file a mail).
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or None
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=not EMAIL_USE_SSL)
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or (465 if EMAIL_USE_SSL else 587))
@@ -200,8 +203,13 @@ CONTACT_NOTIFY_EMAIL = os.environ.get("CONTACT_NOTIFY_EMAIL", "").strip()
 CONTACT_ALLOWED_ORIGINS = env_list("CONTACT_ALLOWED_ORIGINS")
 # N/<window>: N messages per client per window; the window is an optional count and s, m, h or d.
 CONTACT_RATE = os.environ.get("CONTACT_RATE", "").strip() or "5/10m"
-# How many proxies in front of the service append to X-Forwarded-For (0: use the socket peer).
-CONTACT_TRUSTED_PROXIES = int(os.environ.get("CONTACT_TRUSTED_PROXIES") or 0)
+# Who may say where a request comes from (contact/client_address.py): a count of proxies that
+# append to X-Forwarded-For (0: the socket peer is the client), or a list of proxy addresses and
+# networks ("10.0.0.0/8,127.0.0.1,::1") whose X-Forwarded-For is read only when they are the peer.
+_trusted_proxies = os.environ.get("CONTACT_TRUSTED_PROXIES", "").strip() or "0"
+CONTACT_TRUSTED_PROXIES = (
+    int(_trusted_proxies) if _trusted_proxies.isdigit() else env_list("CONTACT_TRUSTED_PROXIES")
+)
 # Where the contact service runs when it is not the host serving the static site (no trailing
 # slash). With CONTACT_CROSS_ORIGIN the form posts straight to it (CORS); otherwise the static
 # host proxies /api/contact to it (contact.hosting.redirect_rules()).
@@ -217,10 +225,20 @@ CONTACT_SERVICE_ADMIN = env_bool("CONTACT_SERVICE_ADMIN")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # The site's own pages are routed here even when another urlconf serves a request.
 SITE_URLCONF = "portfolio.urls"
+# HSTS on the service's answers (SecurityMiddleware sends it over HTTPS only).
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or 0)
 if CONTACT_SERVICE:
     ROOT_URLCONF = "contact.service_urls"
-    if SITE_URL:  # its error pages live on another host: their stylesheet is the site's
-        STATIC_URL = f"{SITE_URL}/static/"
+    # Its database holds no imported site: its pages take the site's name and links from SITE_URL.
+    TEMPLATES[0]["OPTIONS"]["context_processors"] = ["contact.context_processors.service_site"]
+    # gunicorn alone serves the static files its pages and the admin use: WhiteNoise, reading
+    # the apps' static folders (no collectstatic step in the deploy).
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    WHITENOISE_USE_FINDERS = True
+    STATIC_ROOT = None
+    if CONTACT_TRUSTED_PROXIES:
+        # The proxy in front terminates TLS and says so (deploy/contact-nginx.conf sets it).
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     if DEBUG:
         raise ImproperlyConfigured("CONTACT_SERVICE=1 refuses to run with DEBUG on: unset DEBUG.")
     if SECRET_KEY == INSECURE_SECRET_KEY or SECRET_KEY.startswith("django-insecure") or len(SECRET_KEY) < 32:

@@ -2,6 +2,13 @@
 
 SITE_ORIGIN = "https://portfolio.test"  # the origin of tests/content_builder.py's SITE_URL
 VALID = {"name": "Ada Lovelace", "email": "ada@example.com", "message": "Hello there.\nSecond line."}
+
+
+def numbered(n):
+    """VALID with a message of its own: the same message twice is stored once (a double click)."""
+    return {**VALID, "message": f"Message number {n}."}
+
+
 BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 

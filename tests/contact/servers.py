@@ -1,15 +1,20 @@
-"""Real processes on the loopback address for the contact service tests: redis-server and
-gunicorn, each started with a deadline and always stopped."""
+"""Real processes on the loopback address for the contact service tests: redis-server,
+PostgreSQL, gunicorn and nginx, each started with a deadline and always stopped."""
 
+import atexit
+import glob
 import http.client
 import json
 import os
+import pwd
+import re
 import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,6 +57,13 @@ def stop(process):
 @contextmanager
 def redis_server(tmp_path):
     """A throwaway redis-server on a free loopback port (no persistence); yields its URL."""
+    with redis_process(tmp_path) as (url, _):
+        yield url
+
+
+@contextmanager
+def redis_process(tmp_path):
+    """redis_server(), yielding its URL and its process (to stop and resume it)."""
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("redis-server is not installed (Debian's redis-server package; make test installs it)")
@@ -64,8 +76,9 @@ def redis_server(tmp_path):
     )
     try:
         wait_for_port(port, process)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{port}/0", process
     finally:
+        process.send_signal(signal.SIGCONT)
         stop(process)
 
 
@@ -90,7 +103,99 @@ def service_env(tmp_path, **overrides):
     return env
 
 
+def postgres_bin(name):
+    """A PostgreSQL server program: on PATH, else Debian's /usr/lib/postgresql/<version>/bin
+    (the newest), which is not on PATH."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = glob.glob(f"/usr/lib/postgresql/*/bin/{name}")
+    candidates.sort(key=lambda path: int(re.search(r"/(\d+)[^/]*/bin/", path)[1]))
+    return candidates[-1] if candidates else None
+
+
+@contextmanager
+def postgres_server():
+    """A throwaway PostgreSQL cluster (initdb into a temporary folder, its unix socket there
+    too, no system service) on a free loopback port; yields a function that creates a fresh
+    database and returns its DATABASE_URL. PostgreSQL refuses to run as root: as root, the
+    cluster belongs to the `postgres` user of Debian's package (else `nobody`)."""
+    initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
+    if not (initdb and pg_ctl):
+        pytest.skip(
+            "PostgreSQL's initdb and pg_ctl are not installed (Debian's postgresql; make test installs it)"
+        )
+    import psycopg
+
+    as_user = []
+    folder = Path(tempfile.mkdtemp(prefix="contact-postgres-"))
+    if os.geteuid() == 0:
+        user = next((u for u in ("postgres", "nobody") if _user_exists(u)), None)
+        as_user = ["runuser", "-u", user, "--"]
+        os.chown(folder, pwd.getpwnam(user).pw_uid, pwd.getpwnam(user).pw_gid)
+    data, port = folder / "data", free_port()
+
+    def run(*args):
+        subprocess.run(as_user + list(args), cwd=folder, check=True, capture_output=True, timeout=60)
+
+    try:
+        run(initdb, "-D", str(data), "-U", "contact", "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync")
+        durability = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"  # a test's data
+        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 {durability}"
+        run(pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-o", options, "-w", "-t", "30", "start")
+    except subprocess.CalledProcessError as error:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"PostgreSQL did not start: {error.stderr.decode()}") from error
+    names = iter(range(1, 1000))
+
+    def create_database():
+        name = f"contact{next(names)}"
+        with psycopg.connect(
+            host="127.0.0.1", port=port, user="contact", dbname="postgres", autocommit=True
+        ) as db:
+            db.execute(f"CREATE DATABASE {name}")
+        return f"postgres://contact@127.0.0.1:{port}/{name}"
+
+    try:
+        yield create_database
+    finally:
+        subprocess.run(
+            as_user + [pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
+            cwd=folder,
+            capture_output=True,
+            timeout=30,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _user_exists(name):
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+_migrated_sqlite = {}
+
+
 def migrate(env):
+    """`manage.py migrate` as a deploy runs it. A fresh SQLite database is a copy of one migrated
+    once per test run (the same file migrate writes, in a fraction of the time)."""
+    url = env["DATABASE_URL"]
+    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
+        if "template" not in _migrated_sqlite:
+            folder = tempfile.mkdtemp(prefix="contact-sqlite-")
+            atexit.register(shutil.rmtree, folder, True)
+            template = Path(folder) / "migrated.sqlite3"
+            run_migrate({**env, "DATABASE_URL": f"sqlite:///{template}"})
+            _migrated_sqlite["template"] = template
+        shutil.copyfile(_migrated_sqlite["template"], url.removeprefix("sqlite:///"))
+        return
+    run_migrate(env)
+
+
+def run_migrate(env):
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
         cwd=ROOT,
@@ -101,13 +206,13 @@ def migrate(env):
 
 
 @contextmanager
-def gunicorn(env, log_dir):
+def gunicorn(env, log_dir, workers=1):
     """`gunicorn portfolio.wsgi` as the README runs it, on a free loopback port; yields the port.
     Its output goes to gunicorn-<port>.log in log_dir."""
     port = free_port()
     with open(Path(log_dir) / f"gunicorn-{port}.log", "wb") as log:
         process = subprocess.Popen(
-            [str(GUNICORN), "portfolio.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+            [str(GUNICORN), "portfolio.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)],
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -115,14 +220,64 @@ def gunicorn(env, log_dir):
         )
         try:
             wait_for_port(port, process)
+            wait_for_a_worker(port, process)
             yield port
         finally:
             stop(process)
 
 
-def request(port, method, path, body=None, headers=None):
-    """(status, headers, body) of one HTTP request to 127.0.0.1:port."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def wait_for_a_worker(port, process, timeout=30):
+    """gunicorn listens before its workers have loaded Django: wait for a first answer, so no
+    test measures a worker's start."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}")
+        try:
+            request(port, "GET", "/api/contact")
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"no gunicorn worker answered on {port} within {timeout}s")
+
+
+@contextmanager
+def nginx(service_port, tmp_path):
+    """nginx with deploy/contact-nginx.conf, its listen port and upstream rewritten to loopback
+    ports; yields its port."""
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if binary is None:
+        pytest.skip("nginx is not installed (Debian's nginx; make test installs it)")
+    port = free_port()
+    server = (ROOT / "deploy" / "contact-nginx.conf").read_text()
+    server = server.replace("listen 8081;", f"listen 127.0.0.1:{port};")
+    server = server.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{service_port}")
+    folder = tmp_path / f"nginx-{port}"
+    folder.mkdir()
+    (folder / "nginx.conf").write_text(
+        # pytest's temporary folders are private: run the workers as this user, not nobody.
+        ("user root;\n" if os.geteuid() == 0 else "")
+        + f"pid {folder}/nginx.pid; error_log {folder}/error.log; daemon off;\n"
+        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
+        f"client_body_temp_path {folder}; proxy_temp_path {folder}; fastcgi_temp_path {folder};\n"
+        f"uwsgi_temp_path {folder}; scgi_temp_path {folder};\n{server}\n}}\n"
+    )
+    process = subprocess.Popen(
+        [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process)
+        yield port
+    finally:
+        stop(process)
+
+
+def request(port, method, path, body=None, headers=None, source="127.0.0.1"):
+    """(status, headers, body) of one HTTP request to 127.0.0.1:port, from the loopback address
+    `source` (any of 127.0.0.0/8)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
     try:
         headers = dict(headers or {})
         if isinstance(body, dict):

@@ -1,13 +1,16 @@
 """POST /api/contact: each answer, and what is stored."""
 
 import json
+import logging
+import time
 
 import pytest
 from django.core import mail
+from django.db import connection
 
 from contact.models import ContactMessage
 
-from .helpers import BROWSER_ACCEPT, SITE_ORIGIN, VALID, assert_error
+from .helpers import BROWSER_ACCEPT, SITE_ORIGIN, VALID, assert_error, numbered
 
 pytestmark = pytest.mark.django_db
 
@@ -150,3 +153,125 @@ def test_filled_honeypot_pretends_success_and_stores_nothing(post):
 def test_empty_honeypot_is_fine(post):
     assert post({**VALID, "website": ""}).status_code == 201
     assert ContactMessage.objects.count() == 1
+
+
+def deep(levels):
+    return "[" * levels + "]" * levels
+
+
+@pytest.mark.parametrize(
+    "body, content_type, status, code",
+    [
+        (json.dumps({**VALID, "name": "\ud800"}), "application/json", 400, "invalid"),  # a lone surrogate
+        (
+            '{"name": "Ada", "email": "ada@example.com", "message": "\\udfff"}',
+            "application/json",
+            400,
+            "invalid",
+        ),
+        (json.dumps({**VALID, "message": "a\x00b"}), "application/json", 400, "invalid"),
+        (f'{{"name": {deep(100_000)}}}'[:30_000], "application/json", 400, "bad_json"),
+        ('{"name": ' + deep(15_000) + "}", "application/json", 400, "bad_json"),  # deep, under 32 KB
+        ('{"x": ' + "9" * 20_000 + "}", "application/json", 400, "bad_json"),  # over the digit limit
+        ('{"x": NaN, "name": "Ada"}', "application/json", 400, "bad_json"),
+        ('{"name": "Ada", "name": "Eve"}', "application/json", 400, "bad_json"),
+        (
+            "name=%ED%A0%80&email=a%40b.test&message=x",
+            "application/x-www-form-urlencoded",
+            400,
+            "bad_encoding",
+        ),
+        ("name=a%00b&email=ada%40example.com&message=x", "application/x-www-form-urlencoded", 400, "invalid"),
+        (json.dumps(VALID), "application/json; charset=latin-1", 415, "unsupported_media_type"),
+        (json.dumps(VALID), "application/json; charset=utf-16", 415, "unsupported_media_type"),
+        (json.dumps(VALID), "text/plain", 415, "unsupported_media_type"),
+        (json.dumps(VALID), "application/json-patch+json", 415, "unsupported_media_type"),
+        (json.dumps(VALID), "multipart/form-data; boundary=", 415, "unsupported_media_type"),
+        (json.dumps(VALID), ";;;", 415, "unsupported_media_type"),
+    ],
+)
+def test_hostile_bodies_get_4xx_and_store_nothing(client, body, content_type, status, code):
+    response = client.post("/api/contact", body, content_type=content_type, headers={"Origin": SITE_ORIGIN})
+    assert_error(response, status, code)
+    assert not ContactMessage.objects.exists()
+
+
+def test_the_charset_may_be_utf_8_in_any_spelling(client):
+    for n, charset in enumerate(["utf-8", "UTF-8", "utf8"]):
+        body = json.dumps(numbered(n))
+        content_type = f"application/json; charset={charset}"
+        response = client.post(
+            "/api/contact", body, content_type=content_type, headers={"Origin": SITE_ORIGIN}
+        )
+        assert response.status_code == 201, charset
+
+
+@pytest.mark.parametrize(
+    "accept", ["text/html;q=nonsense", ";;;", "*/*;q=2", "text/html;level=" + "1" * 5000]
+)
+def test_odd_accept_headers_are_answered(post, accept):
+    assert post(headers={"Accept": accept}).status_code in (201, 303)
+
+
+def test_a_name_with_a_newline_is_mailed_with_a_one_line_subject(post):
+    assert post({**VALID, "name": "Ada\nBcc: eve@example.com"}).status_code == 201
+    (email,) = mail.outbox
+    assert email.subject == "Contact form: Ada Bcc: eve@example.com"
+    assert ContactMessage.objects.get().notified_at is not None
+
+
+def test_the_same_message_again_is_stored_and_mailed_once(post):
+    assert post().status_code == 201
+    assert post(as_json=False, headers={"Accept": BROWSER_ACCEPT}).status_code == 303  # sent again
+    assert ContactMessage.objects.count() == 1
+    assert len(mail.outbox) == 1
+    # Another message, or the same one from another client, is stored.
+    assert post(numbered(1)).status_code == 201
+    assert post(REMOTE_ADDR="192.0.2.9").status_code == 201
+    assert ContactMessage.objects.count() == 3
+    assert len(mail.outbox) == 3
+
+
+def test_the_same_message_after_the_window_is_stored_again(post, settings):
+    settings.CONTACT_RATE = "100/1s"
+    assert post().status_code == 201
+    time.sleep(1.05)
+    assert post().status_code == 201
+    assert ContactMessage.objects.count() == 2
+
+
+def refuse(operation, name):
+    """A database trigger that refuses an INSERT or UPDATE of messages from `name`: a real
+    failure at that step, on SQLite (the tests' database)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TRIGGER refuse_{operation.lower()} BEFORE {operation} ON contact_contactmessage "
+            f"WHEN NEW.name = '{name}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        )
+
+
+def test_a_failure_before_storing_answers_500_server_error(post, caplog):
+    refuse("INSERT", "Refused")
+    with caplog.at_level(logging.ERROR, logger="contact.views"):
+        error = assert_error(post({**VALID, "name": "Refused"}), 500, "server_error")
+    assert error["fields"] == {}
+    assert "Contact request failed" in caplog.text and "refused by the test" in caplog.text
+    page = post({**VALID, "name": "Refused"}, as_json=False, headers={"Accept": BROWSER_ACCEPT})
+    assert page.status_code == 500 and page["Content-Type"].startswith("text/html")
+    assert "Something went wrong on our side" in page.content.decode()
+    assert not ContactMessage.objects.exists()
+    # The claim on the message was released: once the database takes it, it is stored.
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TRIGGER refuse_insert")
+    assert post({**VALID, "name": "Refused"}).status_code == 201
+    assert ContactMessage.objects.count() == 1
+
+
+def test_a_failure_after_storing_is_logged_and_answered_as_success(post, caplog):
+    refuse("UPDATE", "Ada Lovelace")  # the notification's bookkeeping (notified_at)
+    with caplog.at_level(logging.ERROR, logger="contact.views"):
+        assert post().status_code == 201
+    assert "stored, but what followed failed" in caplog.text
+    assert post().status_code == 201  # the client's retry: stored once, mailed once
+    assert ContactMessage.objects.count() == 1
+    assert len(mail.outbox) == 1

@@ -1,0 +1,23 @@
+from functools import cache
+from types import SimpleNamespace
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.urls import reverse
+
+from pages.context_processors import LINKS
+
+
+@cache
+def _service_context(site_url):
+    links = {key: site_url + reverse(name, urlconf=settings.SITE_URLCONF) for key, name in LINKS.items()}
+    name = urlsplit(site_url).hostname or "Contact"
+    site = SimpleNamespace(title=name, description="", author=name, url=site_url, base_url=site_url)
+    return {"site": site, "base_url": site_url, "links": links}
+
+
+def service_site(request):
+    """`site`, `base_url` and `links` on the production contact service (CONTACT_SERVICE=1), in
+    place of the site's context processors: its database holds no imported site, so its pages
+    (an error, the thanks page) name the site by SITE_URL's host and link to the site's pages."""
+    return _service_context(settings.SITE_URL)
