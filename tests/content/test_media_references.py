@@ -8,7 +8,7 @@ from portfolio.content.importer import import_content
 from portfolio.content.loader import ContentInvalid
 from portfolio.content.models import Article, MediaFile, Project, Site
 from tests.content_builder import article, project, write_content
-from tests.media_content import MEDIA_FILES, media_site, png, shared_cache  # noqa: F401 (fixtures)
+from tests.media_content import MEDIA_FILES, png
 
 from .helpers import database_state
 
@@ -124,7 +124,8 @@ def test_bad_references_and_media_are_errors(media_site, files, expected):
 def test_removing_or_drafting_a_target_fails_the_unchanged_referencing_file(media_site):
     assert problems(media_site, {"articles/same-day.md": None}) == [
         "articles/first-post.md: line 9: references 'same-day.md', but articles/same-day.md does not exist",
-        "projects/alpha-one.md: line 19: references '/articles/same-day', but articles/same-day.md does not exist",
+        "projects/alpha-one.md: line 19: references '/articles/same-day', "
+        "but articles/same-day.md does not exist",
     ]
     drafted = article("Same day published", date="2026-04-04", draft="true")
     assert problems(media_site, {"articles/same-day.md": drafted})[0].endswith(

@@ -8,7 +8,7 @@ import pytest
 
 from portfolio.export.build import BuildFailed, build
 from tests.content_builder import article, write_content
-from tests.media_content import MEDIA_FILES, media_site, shared_cache  # noqa: F401 (fixtures)
+from tests.media_content import MEDIA_FILES
 
 from .conftest import distill_local
 

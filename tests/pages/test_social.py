@@ -5,8 +5,6 @@ import re
 
 import pytest
 
-from tests.media_content import media_site, shared_cache  # noqa: F401 (fixtures)
-
 from .conftest import body_of
 
 SITE = "https://portfolio.test"
