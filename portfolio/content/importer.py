@@ -15,7 +15,7 @@ from django.db import transaction
 
 from portfolio.workers import worker_pool
 
-from . import loader, references
+from . import body_links, loader, references
 from .loader import ContentError, ContentInvalid
 from .markdown import RENDER_VERSION
 from .media import MediaSync
@@ -172,7 +172,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
     files, errors = discover(Path(content_dir))
     media = MediaSync(content_dir, full)
     errors += media.errors
-    references.use_media(media.index)  # before the workers fork: they resolve images with it
+    body_links.use_media(media.index)  # before the workers fork: they resolve images with it
     rerender = references.referencing(media.changed)  # their media changed: resolve them again
     stored = stored_files()
     jobs = []

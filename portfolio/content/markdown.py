@@ -11,8 +11,8 @@ EXTENSIONS = [
     "tables",
     "toc",
     "sane_lists",
-    # Links and images to media and other items, checked and rewritten (references.py).
-    "portfolio.content.references:ReferenceExtension",
+    # Links and images to media and other items, resolved and recorded (body_links.py).
+    "portfolio.content.body_links:ReferenceExtension",
 ]
 EXTENSION_CONFIGS = {
     "codehilite": {"css_class": "highlight", "guess_lang": False},

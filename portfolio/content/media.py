@@ -38,9 +38,6 @@ VARIANT_WIDTHS = (480, 720, 1080, 1440)
 VARIANT_QUALITY = 80
 # Part of every variant's name: bump it when the encoding above changes.
 VARIANT_VERSION = "1"
-# `sizes` of an image in a body: the column's width on a wide screen, the screen's less padding on
-# a narrow one.
-BODY_SIZES = "(min-width: 46rem) 43.5rem, calc(100vw - 2.5rem)"
 
 SVG_TAG = re.compile(rb"<svg\b[^>]*>", re.IGNORECASE)
 SVG_ATTR = re.compile(rb"""\s([a-zA-Z:]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")

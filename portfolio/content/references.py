@@ -1,7 +1,7 @@
 """References from content to media files and to other items: resolved and recorded while a
 file is parsed, checked against the whole imported site before anything is written.
 
-In a markdown body (a treeprocessor of the renderer, portfolio.content.markdown):
+In a markdown body (body_links.py, a treeprocessor of portfolio.content.markdown):
 
 - `../media/alpha/shot.png` (relative to the file, as editors and code hosts preview it) or
   `/media/alpha/shot.png` is a media file, published at `/media/alpha/shot.png`; an <img> of it
@@ -17,124 +17,14 @@ drafting a target, or changing a media file, is caught or re-rendered even when 
 file did not change. A draft's own references are not checked: a draft is never published.
 """
 
-import contextvars
 import hashlib
-import posixpath
 import re
-from dataclasses import dataclass, field
-from urllib.parse import unquote
 
-from markdown.extensions import Extension
-from markdown.treeprocessors import Treeprocessor
-
-from portfolio.reversing import reverse_slug
-
-from .loader import SLUG_RE, ContentError, ContentInvalid, Invalid
-from .media import BODY_SIZES
+from .body_links import Document, current_document, media_index
+from .loader import ContentError, ContentInvalid
 from .models import Article, Project, Reference
 
-SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-ITEM_ADDRESS = re.compile(r"^/(projects|articles)/([^/]+)$")
-ITEM_FILE = re.compile(r"^(projects|articles)/([^/]+)\.md$")
-ROUTES = {"projects": "pages:project", "articles": "pages:article"}
 COLLECTIONS = {"projects": Project, "articles": Article}
-
-# {path under media/: Media} of the import under way, set before the files are parsed (the
-# worker processes fork after it is set, so they share it).
-_media = {}
-# The file whose body is being rendered (None: render() used outside an import, nothing resolved).
-_document = contextvars.ContextVar("document", default=None)
-
-
-def use_media(index):
-    _media.clear()
-    _media.update(index)
-
-
-def resolve(rel, url):
-    """(target, address) of a reference in the file `rel`: target "media/<path>" or
-    "<collection>/<slug>", address what the published page links to. None for what is left
-    alone. Raises Invalid for a relative link to anything else."""
-    if not url or url.startswith(("#", "?", "//")) or SCHEME.match(url):
-        return None
-    raw_path = re.match(r"[^?#]*", url)[0]
-    path, rest = unquote(raw_path), url[len(raw_path) :]
-    if path.startswith("/"):
-        found = ITEM_ADDRESS.match(path)
-        if path.startswith("/media/"):
-            return "media/" + posixpath.normpath(path[len("/media/") :]), url
-        if found and SLUG_RE.match(found[2]):
-            return f"{found[1]}/{found[2]}", url
-        return None  # another page of the site (/stack, /feed.xml)
-    joined = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
-    found = ITEM_FILE.match(joined)
-    if joined.startswith("media/"):
-        return joined, "/" + joined + rest
-    if found and SLUG_RE.match(found[2]):
-        return f"{found[1]}/{found[2]}", reverse_slug(ROUTES[found[1]], found[2]) + rest
-    raise Invalid(
-        "expected a media file (../media/...), an item's file (../articles/<slug>.md), "
-        "a /projects/ or /articles/ address, or an absolute URL"
-    )
-
-
-@dataclass
-class Document:
-    """One markdown body being rendered, and what its references were."""
-
-    rel: str
-    body: str
-    first_line: int  # the file line of the body's first line
-    references: list = field(default_factory=list)  # [(line, target, written)]
-    errors: list = field(default_factory=list)
-
-    def line_of(self, written):
-        at = self.body.find(written)
-        return self.first_line + (self.body.count("\n", 0, at) if at >= 0 else 0)
-
-
-class ReferenceTreeprocessor(Treeprocessor):
-    def run(self, root):
-        document = _document.get()
-        if document is None:
-            return
-        for element in root.iter():
-            if element.tag not in ("a", "img"):
-                continue
-            attribute = "href" if element.tag == "a" else "src"
-            written = element.get(attribute, "")
-            try:
-                found = resolve(document.rel, written)
-            except Invalid as exc:
-                line = document.line_of(written)
-                document.errors.append(ContentError(document.rel, f"line {line}", f"{written!r}: {exc}"))
-                continue
-            if found:
-                target, address = found
-                document.references.append((document.line_of(written), target, written))
-                element.set(attribute, address)
-            if element.tag == "img":
-                media = _media.get(found[0].removeprefix("media/")) if found else None
-                decorate(element, media)
-
-
-def decorate(img, media):
-    """Size, lazy loading and the variants of an <img>: known sizes mean no layout shift."""
-    if media and media.width:
-        img.set("width", str(media.width))
-        img.set("height", str(media.height))
-    img.set("loading", "lazy")
-    img.set("decoding", "async")
-    if media and media.variants:
-        img.set("srcset", media.srcset)
-        img.set("sizes", BODY_SIZES)
-
-
-class ReferenceExtension(Extension):
-    def extendMarkdown(self, md):  # noqa: N802 (Python-Markdown's name)
-        # After the inline patterns (20) made the links and images, before toc (5).
-        md.treeprocessors.register(ReferenceTreeprocessor(md), "references", 8)
-
 
 # --- one file ----------------------------------------------------------------------------------
 
@@ -159,7 +49,7 @@ def resolve_file(rel, raw, fields, body, content_hash):
     image = fields.pop("image", None)
     alt = fields.pop("imageAlt", "") or fields.get("title", "")
     if image is not None:
-        media = _media.get(image)
+        media = media_index.get(image)
         fields["image"] = media.as_image(alt) if media else {}
         if image and not draft:
             references.append((key_line(text, "image"), "media/" + image, image))
@@ -169,19 +59,18 @@ def resolve_file(rel, raw, fields, body, content_hash):
         else:
             first_line = text[: len(text) - len(body)].count("\n") + 1
             document = Document(rel, body, first_line)
-            token = _document.set(document)
+            token = current_document.set(document)
             try:
                 fields["body"], fields["body_html"] = body, render(body)
             finally:
-                _document.reset(token)
+                current_document.reset(token)
             references += document.references
             errors += document.errors
     if errors:
         raise ContentInvalid(errors)
     fields["references"] = references
-    used = sorted(
-        {_media[t[6:]].content_hash for _, t, _ in references if t[6:] in _media and t[:6] == "media/"}
-    )
+    media_used = {target.removeprefix("media/") for _, target, _ in references if target.startswith("media/")}
+    used = sorted(media_index[path].content_hash for path in media_used if path in media_index)
     if used:
         content_hash = hashlib.sha256("\0".join([content_hash, *used]).encode()).hexdigest()
     return fields, content_hash
