@@ -7,7 +7,7 @@ from django_distill import distill_path
 
 from portfolio.content.distill import project_slugs, published_article_slugs
 
-from . import assets, sitemaps, views
+from . import assets, media, sitemaps, views
 from .feeds import SiteFeed
 
 text_plain = "text/plain; charset=utf-8"
@@ -54,6 +54,13 @@ urlpatterns = [
         name="sitemap",
         distill_func=sitemaps.section_names,
         distill_file="sitemap-{}.xml",
+    ),
+    distill_path(
+        "media/<path:path>",
+        media.serve,
+        name="media",
+        distill_func=media.published_media,
+        distill_file="media/{}",
     ),
     distill_path(
         "static/<path:path>",

@@ -8,8 +8,8 @@ from django.views.generic import DetailView, TemplateView
 from portfolio.content.models import Article, Project, Stack
 
 # Lists load only what they show: never the bodies (issue 7: thousands of articles).
-PROJECT_CARD = ("slug", "title", "tagline", "status", "stack", "featured", "date")
-ARTICLE_ITEM = ("slug", "title", "description", "date", "tags")
+PROJECT_CARD = ("slug", "title", "tagline", "status", "stack", "featured", "date", "image")
+ARTICLE_ITEM = ("slug", "title", "description", "date", "tags", "image")
 LATEST_ARTICLES = 5
 
 

@@ -22,6 +22,7 @@ from django.utils.timezone import template_localtime
 from django.utils.translation import get_language
 
 from pages.plain_text import link_text, oneline
+from pages.social import social_image, structured_data
 
 
 def url(viewname, *args):
@@ -63,6 +64,6 @@ def environment(**options):
         undefined=jinja2.Undefined,
     )
     env = jinja2.Environment(**options)
-    env.globals.update(static=static, url=url)
+    env.globals.update(static=static, url=url, social_image=social_image, structured_data=structured_data)
     env.filters.update(date=date, capfirst=capfirst, oneline=oneline, link_text=link_text)
     return env

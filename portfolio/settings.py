@@ -38,6 +38,9 @@ SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 
 # The markdown folder the site is built from.
 CONTENT_DIR = Path(os.environ.get("CONTENT_DIR") or BASE_DIR / "content").resolve()
+# The resized variants of content images, named by content hash: kept across imports and builds
+# so that an unchanged image is never resized twice (portfolio.content.media).
+MEDIA_CACHE_DIR = Path(os.environ.get("MEDIA_CACHE_DIR") or BASE_DIR / ".cache" / "media").resolve()
 
 INSTALLED_APPS = [
     "portfolio.content",

@@ -4,6 +4,7 @@ from portfolio.content.importer import import_content
 
 from .browser import chromium  # noqa: F401  (the browser tests' fixture)
 from .content_builder import SITE_URL, write_content
+from .media_content import media_site, shared_cache  # noqa: F401  (the media tests' fixtures)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from html import escape
 
 import inotify_simple
 
+from . import media
 from .importer import SCHEMAS, SINGLETONS, import_content
 from .loader import ContentInvalid
 
@@ -37,7 +38,17 @@ def snapshot(content_dir):
                     entries[entry.path] = (stat.st_mtime_ns, stat.st_size)
         except FileNotFoundError:
             entries[collection] = None
+    for folder, _dirs, names in os.walk(os.path.join(content_dir, media.FOLDER)):
+        for name in names:
+            path = os.path.join(folder, name)
+            stat = os.stat(path)
+            entries[path] = (stat.st_mtime_ns, stat.st_size)
     return entries
+
+
+def media_folders(content_dir):
+    """media/ and every folder under it (inotify watches one folder, not its subfolders)."""
+    return [folder for folder, _dirs, _names in os.walk(os.path.join(content_dir, media.FOLDER))]
 
 
 class Watcher:
@@ -60,7 +71,8 @@ class Watcher:
                 self.inotify = None
 
     def watch(self):
-        for folder in [self.content_dir, *(os.path.join(self.content_dir, name) for name in SCHEMAS)]:
+        collections = [os.path.join(self.content_dir, name) for name in SCHEMAS]
+        for folder in [self.content_dir, *collections, *media_folders(self.content_dir)]:
             try:
                 self.inotify.add_watch(folder, self.MASK)  # watching a folder again is a no-op
             except OSError:

@@ -15,9 +15,10 @@ from django.db import transaction
 
 from portfolio.workers import worker_pool
 
-from . import loader
+from . import body_links, loader, references
 from .loader import ContentError, ContentInvalid
-from .markdown import RENDER_VERSION, render
+from .markdown import RENDER_VERSION
+from .media import MediaSync
 from .models import Article, DailyDriver, Project, Site, Stack, StackModel
 
 SCHEMAS = {"projects": loader.PROJECT, "articles": loader.ARTICLE}
@@ -121,14 +122,15 @@ def parse(job):
         return found  # touched, not changed
     try:
         if rel in SINGLETONS:
-            return replace(found, fields=loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]))
-        fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
+            fields, body = loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), None
+        else:
+            fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
+        # Renders the body (not a draft's: it is rendered by the edit that publishes it) with its
+        # links and images resolved, and the front matter's image.
+        fields, content_hash = references.resolve_file(rel, raw, fields, body, content_hash)
     except ContentInvalid as exc:
         return replace(found, errors=tuple(exc.errors))
-    # A draft is never published, so its HTML is never shown: it is rendered once published
-    # (the edit that publishes it changes the file, so that import renders it).
-    fields["body"], fields["body_html"] = body, "" if fields.get("draft") else render(body)
-    return replace(found, fields=fields)
+    return replace(found, content_hash=content_hash, fields=fields)
 
 
 def parse_all(jobs, workers, progress):
@@ -168,10 +170,14 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
     progress = progress or (lambda done, total: None)
     workers = workers or os.cpu_count() or 1
     files, errors = discover(Path(content_dir))
+    media = MediaSync(content_dir, full)
+    errors += media.errors
+    body_links.use_media(media.index)  # before the workers fork: they resolve images with it
+    rerender = references.referencing(media.changed)  # their media changed: resolve them again
     stored = stored_files()
     jobs = []
     for rel, path in files.items():
-        known = None if full else stored.get(rel)
+        known = None if full or rel in rerender else stored.get(rel)
         stat = path.stat()
         if not known or known[1:] != (stat.st_mtime_ns, stat.st_size):
             jobs.append((rel, str(path), known[0] if known else None))
@@ -180,7 +186,9 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
     created = updated = 0
     with transaction.atomic():
         writer = Writer(deleted)
+        checker = references.Checker(media.index, deleted, media.deleted)
         for found in parse_all(jobs, workers, progress):
+            checker.parsed(found)
             if found.errors:
                 errors.extend(found.errors)
             elif errors:
@@ -191,9 +199,13 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
                 created += found.rel not in stored
                 updated += found.rel in stored
                 writer.add(found)
+        errors += checker.problems()
         if errors:
             raise ContentInvalid(errors)  # rolls the transaction back: the database is as it was
         writer.flush()
+        media.write()
+        checker.write()
+    media.make_variants(workers)
 
     return ImportResult(
         projects=Project.objects.count(),
@@ -278,6 +290,8 @@ def write_singleton(found):
                 "description": fields["description"],
                 "author": fields["author"],
                 "url": fields["url"],
+                "image": fields["image"],
+                "links": fields["links"],
                 **imported_state(found),
             },
         )
@@ -305,6 +319,7 @@ def build_row(model, found):
         "date": fields["date"],
         "body": fields["body"],
         "body_html": fields["body_html"],
+        "image": fields["image"],
     }
     if model is Article:
         return Article(**common, tags=fields["tags"], draft=fields["draft"])

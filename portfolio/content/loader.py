@@ -15,6 +15,8 @@ DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # Characters RFC 3986 allows in a URI; anything else (spaces, non-ASCII) must be percent-encoded.
 URI_CHARS_RE = re.compile(r"^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+$")
 URI_RE = re.compile(r"^https?://[^/?#]+")
+# One segment of a path under media/ (the format's "Media" section).
+MEDIA_SEGMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,16 @@ def site_url(value):
     return value
 
 
+def media_path(value):
+    """A path under media/ (`alpha/cover.png`); that the file exists is checked with the media."""
+    if not isinstance(value, str) or not all(MEDIA_SEGMENT_RE.match(part) for part in value.split("/")):
+        raise Invalid(
+            "expected a path under media/ such as alpha/cover.png (segments of letters, digits, "
+            f"'.', '_' or '-', starting with a letter or digit); got {describe(value)}"
+        )
+    return value
+
+
 def one_of(*choices):
     def rule(value):
         if value not in choices or not isinstance(value, str):
@@ -205,6 +217,8 @@ PROJECT = {
     "featured": Field(boolean, required=False, default=False),
     "date": Field(date),
     "caseStudy": Field(string_map, required=False, default=[]),
+    "image": Field(media_path, required=False, default=""),
+    "imageAlt": Field(text, required=False, default=""),
 }
 
 ARTICLE = {
@@ -213,6 +227,8 @@ ARTICLE = {
     "date": Field(date),
     "tags": Field(list_of_strings, required=False, default=[]),
     "draft": Field(boolean, required=False, default=False),
+    "image": Field(media_path, required=False, default=""),
+    "imageAlt": Field(text, required=False, default=""),
 }
 
 STACK_MODEL = {
@@ -236,11 +252,18 @@ STACK = {
     "dailyDrivers": Field(records(DAILY_DRIVER)),
 }
 
+SITE_LINK = {
+    "name": Field(text),
+    "url": Field(http_uri),
+}
+
 SITE = {
     "title": Field(text),
     "description": Field(text),
     "author": Field(text),
     "url": Field(site_url),
+    "image": Field(media_path, required=False, default=""),
+    "links": Field(records(SITE_LINK), required=False, default=[]),
 }
 
 
@@ -316,9 +339,21 @@ def parse_markdown_file(raw, path, schema):
     data = load_yaml(front_matter, path, first_line=2)
     errors = []
     clean = check(data, schema, path, errors)
+    check_image_alt(data, path, errors)
     if errors:
         raise ContentInvalid(errors)
     return clean, body
+
+
+def check_image_alt(data, path, errors):
+    """`imageAlt` goes with `image`: a picture needs its text, and a text without a picture is
+    almost always a misspelt or forgotten `image`."""
+    if "image" in data and "imageAlt" not in data:
+        errors.append(
+            ContentError(path, "imageAlt", "required with image: a short text saying what it shows")
+        )
+    elif "imageAlt" in data and "image" not in data:
+        errors.append(ContentError(path, "imageAlt", "expected only with image; there is no image here"))
 
 
 def parse_yaml_file(raw, path, schema):

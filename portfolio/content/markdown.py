@@ -5,7 +5,15 @@ import threading
 import markdown
 from markdown.extensions.toc import slugify_unicode
 
-EXTENSIONS = ["fenced_code", "codehilite", "tables", "toc", "sane_lists"]
+EXTENSIONS = [
+    "fenced_code",
+    "codehilite",
+    "tables",
+    "toc",
+    "sane_lists",
+    # Links and images to media and other items, resolved and recorded (body_links.py).
+    "portfolio.content.body_links:ReferenceExtension",
+]
 EXTENSION_CONFIGS = {
     "codehilite": {"css_class": "highlight", "guess_lang": False},
     # Unicode-aware ids so that a heading in any script still gets an anchor.
@@ -13,7 +21,7 @@ EXTENSION_CONFIGS = {
 }
 # Part of every file's content hash: bump it when the output above changes, so that the next
 # import re-renders every body instead of keeping HTML made by the old settings.
-RENDER_VERSION = "1"
+RENDER_VERSION = "2"
 
 _local = threading.local()
 

@@ -27,6 +27,9 @@ class SourceFile(Imported):
 
     body = models.TextField(blank=True, help_text="Raw markdown, line endings normalised to \\n.")
     body_html = models.TextField(blank=True, editable=False)
+    # Front matter `image` and `imageAlt`, resolved at import (portfolio.content.media.Media.as_image):
+    # {"path", "src", "width", "height", "srcset", "alt"}, or {} without an image.
+    image = models.JSONField(default=dict, blank=True)
 
     class Meta:
         abstract = True
@@ -99,6 +102,8 @@ class Site(Imported):
     description = models.TextField()
     author = models.CharField(max_length=500)
     url = models.CharField(max_length=500, help_text="site.yaml's url; SITE_URL overrides it.")
+    image = models.JSONField(default=dict, blank=True, help_text="The default social image, resolved.")
+    links = models.JSONField(default=list, blank=True, help_text="The owner's profiles: [{name, url}].")
 
     class Meta:
         verbose_name = "site identity"
@@ -185,3 +190,37 @@ class DailyDriver(models.Model):
 
     def __str__(self):
         return self.tool
+
+
+class MediaFile(Imported):
+    """A file under the content folder's media/, published at /media/<path>. Images carry their
+    size (for width/height) and the widths of their resized WebP variants (portfolio.content.media)."""
+
+    path = models.CharField(max_length=500, primary_key=True, help_text="Path under media/.")
+    width = models.PositiveIntegerField(null=True, blank=True)
+    height = models.PositiveIntegerField(null=True, blank=True)
+    variants = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["path"]
+        verbose_name = "media file"
+
+    def __str__(self):
+        return self.path
+
+
+class Reference(models.Model):
+    """A media file or item that a content file references (portfolio.content.references): kept
+    so that deleting or drafting the target, or changing the media file, is noticed by the next
+    import even though the referencing file did not change."""
+
+    source = models.CharField(max_length=255, db_index=True, help_text="The referencing file.")
+    line = models.PositiveIntegerField()
+    target = models.CharField(max_length=500, db_index=True, help_text="media/<path> or <collection>/<slug>.")
+    written = models.CharField(max_length=1000, help_text="The reference as written in the file.")
+
+    class Meta:
+        ordering = ["source", "line"]
+
+    def __str__(self):
+        return f"{self.source}:{self.line} -> {self.target}"

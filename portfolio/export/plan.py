@@ -2,8 +2,9 @@
 
 django-distill stays the one registry of URLs (`distill_path` in each app's urls.py). The export
 adds a dependency key to each: a detail page or JSON file depends on its own item, static assets
-on the code, everything else (lists, index, feed, sitemaps, llms.txt...) on the whole published
-set. A file whose key is unchanged since the last build is carried over instead of re-rendered.
+on the code, a media file on its bytes (a variant's name holds its source's hash), everything
+else (lists, index, feed, sitemaps, llms.txt...) on the whole published set. A file whose key is
+unchanged since the last build is carried over instead of re-rendered.
 """
 
 import hashlib
@@ -16,7 +17,7 @@ from django_distill.request import generate_filename, get_uri_values
 from django_distill.urls import get_distilled_urls
 
 from portfolio.content import importer
-from portfolio.content.models import Article, Project, Site, Stack
+from portfolio.content.models import Article, MediaFile, Project, Site, Stack
 from portfolio.reversing import slug_reverser
 
 # A detail URL (page or JSON) of one item: it shows that item and the site identity only.
@@ -31,7 +32,7 @@ class Target:
     uri: str  # "/projects/tidewater"
     path: str  # "projects/tidewater.html", relative to the output folder
     status_codes: tuple
-    depends: str  # "global", "static", or "projects:<slug>" / "articles:<slug>"
+    depends: str  # "global", "static", "media:<path>", or "projects:<slug>" / "articles:<slug>"
     route: str = ""  # the URL's name, "pages:project"
     params: tuple = ()  # its parameters, ("tidewater",)
 
@@ -51,6 +52,8 @@ def targets():
                 depends = f"{match['kind']}:{match['slug']}"
             elif uri.startswith(settings.STATIC_URL):
                 depends = "static"
+            elif uri.startswith("/media/"):
+                depends = "media:" + path.removeprefix("media/")
             else:
                 depends = "global"
             found.append(Target(uri, path, tuple(pattern.distill_status_codes), depends, name, params))
@@ -98,6 +101,7 @@ class Keys:
             "projects": dict(Project.objects.values_list("slug", "content_hash")),
             "articles": dict(Article.objects.published().values_list("slug", "content_hash")),
         }
+        self.media = dict(MediaFile.objects.values_list("path", "content_hash"))
         site = Site.objects.values_list("content_hash", flat=True).get()
         stack = Stack.objects.values_list("content_hash", flat=True).get()
         self.site = hash_of(self.code, site)
@@ -109,4 +113,6 @@ class Keys:
         if target.depends == "static":
             return self.code
         kind, slug = target.depends.split(":", 1)
+        if kind == "media":  # not the code: a code change need not copy every image again
+            return hash_of(kind, slug, self.media.get(slug, ""))
         return hash_of(self.site, kind, slug, self.items[kind][slug])

@@ -4,6 +4,7 @@ Per file (in the render workers, on every file rendered): API JSON validates aga
 operation's schema in openapi.json, list counts match their arrays, every `url`/`apiUrl` resolves
 to a built file as a host serves it, and no draft is referenced anywhere (no file, no link to its
 address, no JSON item with its slug or title).
+Every HTML page's media references (img src and srcset, og:image, JSON-LD images) resolve.
 Across files (after rendering): lists and detail files agree, and every link into the site from
 llms.txt, the sitemaps and the feed resolves.
 """
@@ -26,6 +27,10 @@ LINK_SOURCES = {
     "feed.xml": re.compile(r"""(?:href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)"""),
 }
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
+# Media addresses in a page: attribute values (src, href, og:image's content), srcset candidates
+# and JSON-LD images, root-relative or absolute.
+MEDIA_URL = re.compile(r'(?:(?:src|href|content)="|"image":\s*")(?P<url>[^"\s]*/media/[^"\s]*)"')
+SRCSET = re.compile(r'srcset="(?P<set>[^"]*)"')
 
 
 class Verifier:
@@ -50,7 +55,11 @@ class Verifier:
     # --- per file ---------------------------------------------------------------------------
 
     def __call__(self, target, body):
+        if target.path.startswith("media/"):
+            return []  # content's own files: pictures, not surfaces that could leak a draft
         problems = self.draft_leaks(target.path, body)
+        if target.path.endswith(".html"):
+            problems += self.check_media(target.path, body)
         if target.path.startswith("api/") and target.path.endswith(".json"):
             problems += self.check_api_json(target, body)
         return problems
@@ -84,6 +93,21 @@ class Verifier:
             for key in ("url", "apiUrl"):
                 if isinstance(item, dict) and key in item:
                     problems += self.check_link(path, item[key])
+        return problems
+
+    def check_media(self, path, body):
+        """Every media file a page shows or links to is in the build."""
+        if b"/media/" not in body:
+            return []
+        text = body.decode("utf-8", "replace")
+        urls = [html.unescape(m["url"]) for m in MEDIA_URL.finditer(text)]
+        for found in SRCSET.finditer(text):
+            urls += [c.split()[0] for c in html.unescape(found["set"]).split(",") if c.strip()]
+        problems = []
+        for url in dict.fromkeys(urls):
+            if url.startswith("/"):
+                url = self.base_url + url
+            problems += self.check_link(path, url)
         return problems
 
     # --- links ------------------------------------------------------------------------------

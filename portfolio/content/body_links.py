@@ -1,0 +1,123 @@
+"""Links and images in a markdown body, resolved while it renders (a treeprocessor of
+portfolio.content.markdown; the rules and the checks around them are in references.py).
+
+Importable without Django's apps (bench/floor.py renders with the same extensions): outside an
+import (no current document) the treeprocessor does nothing.
+"""
+
+import contextvars
+import posixpath
+import re
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from markdown.extensions import Extension
+from markdown.treeprocessors import Treeprocessor
+
+from portfolio.reversing import reverse_slug
+
+from .loader import SLUG_RE, ContentError, Invalid
+
+# `sizes` of an image in a body: the text column's width on a wide screen, the screen's less
+# padding on a narrow one.
+BODY_SIZES = "(min-width: 46rem) 43.5rem, calc(100vw - 2.5rem)"
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+ITEM_ADDRESS = re.compile(r"^/(projects|articles)/([^/]+)$")
+ITEM_FILE = re.compile(r"^(projects|articles)/([^/]+)\.md$")
+ROUTES = {"projects": "pages:project", "articles": "pages:article"}
+
+# {path under media/: Media} of the import under way, set before the files are parsed (the
+# worker processes fork after it is set, so they share it).
+media_index = {}
+# The file whose body is being rendered (None: render() used outside an import, nothing resolved).
+current_document = contextvars.ContextVar("document", default=None)
+
+
+def use_media(index):
+    media_index.clear()
+    media_index.update(index)
+
+
+def resolve(rel, url):
+    """(target, address) of a reference in the file `rel`: target "media/<path>" or
+    "<collection>/<slug>", address what the published page links to. None for what is left
+    alone. Raises Invalid for a relative link to anything else."""
+    if not url or url.startswith(("#", "?", "//")) or SCHEME.match(url):
+        return None
+    raw_path = re.match(r"[^?#]*", url)[0]
+    path, rest = unquote(raw_path), url[len(raw_path) :]
+    if path.startswith("/"):
+        found = ITEM_ADDRESS.match(path)
+        if path.startswith("/media/"):
+            return "media/" + posixpath.normpath(path[len("/media/") :]), url
+        if found and SLUG_RE.match(found[2]):
+            return f"{found[1]}/{found[2]}", url
+        return None  # another page of the site (/stack, /feed.xml)
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
+    found = ITEM_FILE.match(joined)
+    if joined.startswith("media/"):
+        return joined, "/" + joined + rest
+    if found and SLUG_RE.match(found[2]):
+        return f"{found[1]}/{found[2]}", reverse_slug(ROUTES[found[1]], found[2]) + rest
+    raise Invalid(
+        "expected a media file (../media/...), an item's file (../articles/<slug>.md), "
+        "a /projects/ or /articles/ address, or an absolute URL"
+    )
+
+
+@dataclass
+class Document:
+    """One markdown body being rendered, and what its references were."""
+
+    rel: str
+    body: str
+    first_line: int  # the file line of the body's first line
+    references: list = field(default_factory=list)  # [(line, target, written)]
+    errors: list = field(default_factory=list)
+
+    def line_of(self, written):
+        at = self.body.find(written)
+        return self.first_line + (self.body.count("\n", 0, at) if at >= 0 else 0)
+
+
+class ReferenceTreeprocessor(Treeprocessor):
+    def run(self, root):
+        document = current_document.get()
+        if document is None:
+            return
+        for element in root.iter():
+            if element.tag not in ("a", "img"):
+                continue
+            attribute = "href" if element.tag == "a" else "src"
+            written = element.get(attribute, "")
+            try:
+                found = resolve(document.rel, written)
+            except Invalid as exc:
+                line = document.line_of(written)
+                document.errors.append(ContentError(document.rel, f"line {line}", f"{written!r}: {exc}"))
+                continue
+            if found:
+                target, address = found
+                document.references.append((document.line_of(written), target, written))
+                element.set(attribute, address)
+            if element.tag == "img":
+                media = media_index.get(found[0].removeprefix("media/")) if found else None
+                decorate(element, media)
+
+
+def decorate(img, media):
+    """Size, lazy loading and the variants of an <img>: known sizes mean no layout shift."""
+    if media and media.width:
+        img.set("width", str(media.width))
+        img.set("height", str(media.height))
+    img.set("loading", "lazy")
+    img.set("decoding", "async")
+    if media and media.variants:
+        img.set("srcset", media.srcset)
+        img.set("sizes", BODY_SIZES)
+
+
+class ReferenceExtension(Extension):
+    def extendMarkdown(self, md):  # noqa: N802 (Python-Markdown's name)
+        # After the inline patterns (20) made the links and images, before toc (5).
+        md.treeprocessors.register(ReferenceTreeprocessor(md), "references", 8)

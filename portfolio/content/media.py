@@ -1,0 +1,263 @@
+"""Media: the files under the content folder's media/, published at /media/ with the same paths.
+
+At import each new or changed file is hashed and, if it is an image, measured (width and height
+for every <img>, from the pixels or an SVG's width/height or viewBox). Raster images wider than the
+text column get resized WebP variants for `srcset`, made with Pillow on every core and kept in a
+cache folder (settings.MEDIA_CACHE_DIR) named by content hash: an unchanged image costs a stat on
+the next import, and a cache shared by several builds never makes the same file twice.
+
+Variants are published under /media/_v/, a folder no content file can have (a media path's
+segments start with a letter or a digit).
+"""
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from django.conf import settings
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from portfolio.workers import worker_pool
+
+from .loader import MEDIA_SEGMENT_RE, ContentError
+from .models import MediaFile
+
+FOLDER = "media"
+URL = "/media/"
+VARIANTS_FOLDER = "_v"
+# Pillow reads these; the first four it can also resize well (GIF and AVIF are published as is).
+RASTER = {".png", ".jpg", ".jpeg", ".webp", ".gif", ".avif"}
+RESIZABLE = {".png", ".jpg", ".jpeg", ".webp"}
+# The text column is 46rem less its padding (~700 CSS px): wider images get variants at these
+# widths (1x to 2x screens); the original stays the largest candidate of srcset.
+LAYOUT_WIDTH = 720
+VARIANT_WIDTHS = (480, 720, 1080, 1440)
+VARIANT_QUALITY = 80
+# Part of every variant's name: bump it when the encoding above changes.
+VARIANT_VERSION = "1"
+
+SVG_TAG = re.compile(rb"<svg\b[^>]*>", re.IGNORECASE)
+SVG_ATTR = re.compile(rb"""\s([a-zA-Z:]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+SVG_LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:px)?\s*$")
+
+
+@dataclass(frozen=True)
+class Media:
+    """One published media file, as pages and the build need it."""
+
+    path: str  # under media/: "alpha/cover.png"
+    content_hash: str
+    width: int | None = None
+    height: int | None = None
+    variants: tuple = ()  # widths of the resized WebP copies
+
+    @property
+    def src(self):
+        return URL + self.path
+
+    @property
+    def is_raster(self):
+        return Path(self.path).suffix.lower() in RASTER
+
+    def variant_names(self):
+        """{width: file name} of the variants, in the cache and under /media/_v/."""
+        key = hashlib.sha256(f"{VARIANT_VERSION}:{self.content_hash}".encode()).hexdigest()[:20]
+        return {width: f"{key}-{width}.webp" for width in self.variants}
+
+    @property
+    def srcset(self):
+        if not self.variants:
+            return ""
+        names = self.variant_names()
+        candidates = [f"{URL}{VARIANTS_FOLDER}/{names[width]} {width}w" for width in self.variants]
+        return ", ".join([*candidates, f"{self.src} {self.width}w"])
+
+    def as_image(self, alt):
+        """What a page needs to show it (stored on the item at import)."""
+        image = {"path": self.path, "src": self.src, "alt": alt, "raster": self.is_raster}
+        if self.width:
+            image.update(width=self.width, height=self.height)
+        if self.variants:
+            image["srcset"] = self.srcset
+        return image
+
+
+def is_ignored(name):
+    """Hidden files and editor leftovers, as in projects/ and articles/."""
+    return name.startswith(".") or name.endswith("~")
+
+
+def discover(content_dir):
+    """({path under media/: absolute path}, [problems]) of every file under media/."""
+    root = Path(content_dir) / FOLDER
+    found, errors = {}, []
+    if not root.is_dir():
+        return found, errors
+    for folder, dirs, names in os.walk(root):
+        rel_folder = Path(folder).relative_to(root).as_posix()
+        prefix = "" if rel_folder == "." else rel_folder + "/"
+        for name in list(dirs):
+            if is_ignored(name) or not MEDIA_SEGMENT_RE.match(name):
+                dirs.remove(name)
+                if not is_ignored(name):
+                    errors.append(bad_name(f"{FOLDER}/{prefix}{name}/"))
+        for name in names:
+            if is_ignored(name):
+                continue
+            if MEDIA_SEGMENT_RE.match(name):
+                found[prefix + name] = os.path.join(folder, name)
+            else:
+                errors.append(bad_name(f"{FOLDER}/{prefix}{name}"))
+    return found, errors
+
+
+def bad_name(rel):
+    message = "expected names of letters, digits, '.', '_' or '-', starting with a letter or a digit"
+    return ContentError(rel, "file name", message)
+
+
+class InvalidImage(Exception):
+    pass
+
+
+def measure(raw, path):
+    """(width, height, resizable) of an image file; (None, None, False) for other files."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".svg":
+        return (*svg_size(raw), False)
+    if suffix not in RASTER:
+        return None, None, False
+    try:
+        with Image.open(BytesIO(raw)) as image:
+            width, height = image.size
+            if image.getexif().get(0x0112) in (5, 6, 7, 8):  # EXIF orientation: shown turned
+                width, height = height, width
+            animated = getattr(image, "is_animated", False)
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError, ValueError) as exc:
+        raise InvalidImage(f"expected a {suffix[1:].upper()} image Pillow can read; {exc}") from None
+    return width, height, suffix in RESIZABLE and not animated
+
+
+def svg_size(raw):
+    """An SVG's size in CSS pixels: its width and height, else its viewBox's."""
+    tag = SVG_TAG.search(raw[:65536])
+    if tag is None:
+        raise InvalidImage("expected an SVG file with an <svg> element near its start")
+    attrs = {m[1].decode().lower(): (m[2] or m[3] or b"").decode() for m in SVG_ATTR.finditer(tag[0])}
+    width, height = (SVG_LENGTH.match(attrs.get(name, "")) for name in ("width", "height"))
+    if width and height:
+        return round(float(width[1])), round(float(height[1]))
+    box = attrs.get("viewbox", "").replace(",", " ").split()
+    try:
+        box_width, box_height = float(box[2]), float(box[3])
+    except (IndexError, ValueError):
+        box_width = box_height = 0
+    if box_width <= 0 or box_height <= 0:
+        raise InvalidImage("expected an SVG with width and height in pixels, or a viewBox, to size it")
+    return round(box_width), round(box_height)
+
+
+def variant_widths(width, resizable):
+    if not resizable or not width or width <= LAYOUT_WIDTH:
+        return ()
+    return tuple(w for w in VARIANT_WIDTHS if w < width)
+
+
+class MediaSync:
+    """The media folder against the database: built before the items are parsed (their images
+    and links are resolved against `index`), written in the import's transaction (`write`), and
+    variants made once the import succeeded (`make_variants`)."""
+
+    def __init__(self, content_dir, full=False):
+        self.content_dir = Path(content_dir)
+        self.files, self.errors = discover(self.content_dir)
+        stored = {row[0]: row for row in MediaFile.objects.values_list(
+            "path", "content_hash", "source_mtime_ns", "source_size", "width", "height", "variants"
+        )}  # fmt: skip
+        self.index = {}  # {path: Media} of every published file
+        self.rows, self.touched = [], []
+        for path, absolute in self.files.items():
+            stat = os.stat(absolute)
+            known = stored.get(path)
+            if known and not full and known[2:4] == (stat.st_mtime_ns, stat.st_size):
+                self.index[path] = Media(path, known[1], known[4], known[5], tuple(known[6]))
+                continue
+            raw = Path(absolute).read_bytes()
+            content_hash = hashlib.sha256(raw).hexdigest()
+            if known and known[1] == content_hash:
+                self.index[path] = Media(path, known[1], known[4], known[5], tuple(known[6]))
+                self.touched.append((path, stat))
+                continue
+            try:
+                width, height, resizable = measure(raw, path)
+            except InvalidImage as exc:
+                self.errors.append(ContentError(f"{FOLDER}/{path}", "image", str(exc)))
+                continue
+            media = Media(path, content_hash, width, height, variant_widths(width, resizable))
+            self.index[path] = media
+            self.rows.append(MediaFile(
+                path=path, source_path=f"{FOLDER}/{path}", content_hash=content_hash,
+                source_mtime_ns=stat.st_mtime_ns, source_size=stat.st_size,
+                width=width, height=height, variants=list(media.variants),
+            ))  # fmt: skip
+        # Files whose bytes changed or that are gone: whatever references them is resolved again.
+        self.deleted = [path for path in stored if path not in self.files]
+        self.changed = {row.path for row in self.rows if row.path in stored} | set(self.deleted)
+
+    def write(self):
+        """Store what changed (the caller holds the transaction)."""
+        gone = self.deleted + [row.path for row in self.rows]
+        for start in range(0, len(gone), 500):
+            MediaFile.objects.filter(path__in=gone[start : start + 500]).delete()
+        MediaFile.objects.bulk_create(self.rows, batch_size=500)
+        for path, stat in self.touched:
+            MediaFile.objects.filter(path=path).update(
+                source_mtime_ns=stat.st_mtime_ns, source_size=stat.st_size
+            )
+
+    def make_variants(self, workers):
+        """Make the variants missing from the cache, one image per task on `workers` processes.
+        Returns how many files were made."""
+        folder = Path(settings.MEDIA_CACHE_DIR)
+        jobs = []
+        for media in self.index.values():
+            missing = [(w, n) for w, n in media.variant_names().items() if not (folder / n).exists()]
+            if missing:
+                jobs.append((self.files[media.path], missing, str(folder)))
+        if not jobs:
+            return 0
+        folder.mkdir(parents=True, exist_ok=True)
+        if workers > 1 and len(jobs) > 1:
+            with worker_pool(min(workers, len(jobs))) as pool:
+                return sum(pool.map(make_variants, jobs))
+        return sum(map(make_variants, jobs))
+
+
+def make_variants(job):
+    """Resize one image to each missing width, as WebP (in a worker process)."""
+    source, missing, folder = job
+    with Image.open(source) as original:
+        image = ImageOps.exif_transpose(original)
+        if image.mode not in ("RGB", "RGBA"):
+            has_alpha = "A" in image.getbands() or "transparency" in image.info
+            image = image.convert("RGBA" if has_alpha else "RGB")
+        for width, name in missing:
+            height = max(1, round(image.height * width / image.width))
+            resized = image.resize((width, height), Image.Resampling.LANCZOS)
+            partial = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+            resized.save(partial, "WEBP", quality=VARIANT_QUALITY, method=4)
+            os.replace(partial, os.path.join(folder, name))  # never a half-written variant
+    return len(missing)
+
+
+def variant_files():
+    """{name: cache path} of the variant of every published image (for /media/_v/)."""
+    folder = Path(settings.MEDIA_CACHE_DIR)
+    found = {}
+    for path, content_hash, variants in MediaFile.objects.values_list("path", "content_hash", "variants"):
+        for name in Media(path, content_hash, variants=tuple(variants)).variant_names().values():
+            found[name] = folder / name
+    return found

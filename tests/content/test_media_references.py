@@ -1,0 +1,161 @@
+"""Media files, images and references at import: what is published, and every rule's error
+(file, line, target)."""
+
+import pytest
+from django.core.management import call_command
+
+from portfolio.content.importer import import_content
+from portfolio.content.loader import ContentInvalid
+from portfolio.content.models import Article, MediaFile, Project, Site
+from tests.content_builder import article, project, write_content
+from tests.media_content import MEDIA_FILES, png
+
+from .helpers import database_state
+
+
+def problems(content, files):
+    """The import's error lines after writing `files` (None deletes a file); nothing written."""
+    before = database_state()
+    for rel, data in files.items():
+        if data is None:
+            (content / rel).unlink()
+    write_content(content, {rel: data for rel, data in files.items() if data is not None})
+    with pytest.raises(ContentInvalid) as failed:
+        import_content(content, workers=1)
+    assert database_state() == before
+    return [str(error) for error in failed.value.errors]
+
+
+def test_media_files_are_measured_and_hidden_files_skipped(media_site):
+    sizes = {m.path: (m.width, m.height, m.variants) for m in MediaFile.objects.all()}
+    assert sizes == {
+        "site/card.png": (1200, 630, [480, 720, 1080]),
+        "alpha/cover.png": (1600, 900, [480, 720, 1080, 1440]),
+        "alpha/small.png": (300, 200, []),
+        "diagram.svg": (320, 120, []),
+    }
+
+
+def test_front_matter_images_are_resolved(media_site):
+    image = Project.objects.get(slug="alpha-one").image
+    assert image["src"] == "/media/alpha/cover.png"
+    assert (image["width"], image["height"], image["alt"]) == (1600, 900, "The alpha cover")
+    assert image["srcset"].endswith("/media/alpha/cover.png 1600w")
+    site = Site.objects.get()
+    assert site.image["src"] == "/media/site/card.png" and site.image["alt"] == "Test Portfolio"
+    assert site.links == [{"name": "GitHub", "url": "https://github.com/example"}]
+
+
+def test_body_images_get_size_alt_lazy_loading_and_variants(media_site):
+    html = Project.objects.get(slug="alpha-one").body_html
+    assert (
+        '<img alt="A small shot" decoding="async" height="200" loading="lazy" src="/media/alpha/small.png" '
+        'width="300" />'
+    ) in html
+    assert (
+        'alt="Diagram" decoding="async" height="120" loading="lazy" src="/media/diagram.svg" width="320"'
+        in html
+    )
+    big = Article.objects.get(slug="first-post").body_html
+    assert 'width="1600" height="900"' not in big  # attribute order is the renderer's
+    assert 'height="900"' in big and 'width="1600"' in big
+    assert 'srcset="/media/_v/' in big and 'sizes="(min-width: 46rem)' in big
+
+
+def test_item_links_become_addresses_and_the_rest_is_left_alone(media_site):
+    alpha = Project.objects.get(slug="alpha-one")
+    assert 'href="/articles/first-post#top"' in alpha.body_html
+    assert 'href="/articles/same-day"' in alpha.body_html
+    assert 'href="https://example.org/x.md"' in alpha.body_html
+    assert 'href="mailto:a@example.org"' in alpha.body_html
+    assert 'href="/articles/same-day"' in Article.objects.get(slug="first-post").body_html
+    assert "(../articles/first-post.md#top)" in alpha.body  # the API's body is the markdown as written
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {"articles/bad.md": article("Bad", body="Text.\n\n![x](../media/nope.png)\n")},
+            "articles/bad.md: line 8: references '../media/nope.png', but media/nope.png does not exist",
+        ),
+        (
+            {"articles/bad.md": article("Bad", body="One.\n\nTwo [x](../projects/nope.md).\n")},
+            "articles/bad.md: line 8: references '../projects/nope.md', but projects/nope.md does not exist",
+        ),
+        (
+            {"articles/bad.md": article("Bad", body="[x](/articles/secret-draft)\n")},
+            "articles/bad.md: line 6: references '/articles/secret-draft', but articles/secret-draft.md is a "
+            "draft (a link would leak it)",
+        ),
+        (
+            {"projects/bad.md": project("Bad", body="[x](../notes.txt)\n")},
+            "projects/bad.md: line 10: '../notes.txt': expected a media file",
+        ),
+        (
+            {"articles/bad.md": article("Bad", extra="image: alpha/none.png\nimageAlt: x\n")},
+            "articles/bad.md: line 5: references 'alpha/none.png', but media/alpha/none.png does not exist",
+        ),
+        (
+            {"articles/bad.md": article("Bad", extra="image: alpha/cover.png\n")},
+            "articles/bad.md: imageAlt: required with image",
+        ),
+        (
+            {"articles/bad.md": article("Bad", extra="imageAlt: Lonely\n")},
+            "articles/bad.md: imageAlt: expected only with image",
+        ),
+        (
+            {"articles/bad.md": article("Bad", extra="image: ../secret.png\nimageAlt: x\n")},
+            "articles/bad.md: image: expected a path under media/",
+        ),
+        ({"media/bad name.png": png(10, 10)}, "media/bad name.png: file name: expected names of letters"),
+        ({"media/_v/x.png": png(10, 10)}, "media/_v/: file name: expected names of letters"),
+        ({"media/broken.png": b"not a png"}, "media/broken.png: image: expected a PNG image Pillow can read"),
+        (
+            {"media/blank.svg": b"<svg></svg>"},
+            "media/blank.svg: image: expected an SVG with width and height",
+        ),
+    ],
+)
+def test_bad_references_and_media_are_errors(media_site, files, expected):
+    assert any(line.startswith(expected) for line in problems(media_site, files)), expected
+
+
+def test_removing_or_drafting_a_target_fails_the_unchanged_referencing_file(media_site):
+    assert problems(media_site, {"articles/same-day.md": None}) == [
+        "articles/first-post.md: line 9: references 'same-day.md', but articles/same-day.md does not exist",
+        "projects/alpha-one.md: line 19: references '/articles/same-day', "
+        "but articles/same-day.md does not exist",
+    ]
+    drafted = article("Same day published", date="2026-04-04", draft="true")
+    assert problems(media_site, {"articles/same-day.md": drafted})[0].endswith(
+        "but articles/same-day.md is a draft (a link would leak it)"
+    )
+    write_content(media_site, {"articles/same-day.md": MEDIA_FILES["articles/same-day.md"]})
+    assert problems(media_site, {"media/alpha/small.png": None}) == [
+        "projects/alpha-one.md: line 15: references '../media/alpha/small.png', but media/alpha/small.png "
+        "does not exist"
+    ]
+
+
+def test_a_changed_image_re_renders_what_shows_it(media_site):
+    before = Project.objects.get(slug="alpha-one")
+    write_content(media_site, {"media/alpha/small.png": png(200, 100)})
+    result = import_content(media_site, workers=1)
+    after = Project.objects.get(slug="alpha-one")
+    assert 'height="100"' in after.body_html and 'width="200"' in after.body_html
+    assert after.content_hash != before.content_hash  # so the build renders its page again
+    assert result.updated == 1
+
+
+def test_variants_are_made_once_and_cached(media_site, settings, tmp_path):
+    settings.MEDIA_CACHE_DIR = cache = tmp_path / "own-cache"
+    import_content(media_site, workers=2, full=True)  # two images: made on two processes
+    made = {path.name: path.stat().st_mtime_ns for path in cache.iterdir()}
+    assert len(made) == 7  # the cover's 4 widths and the card's 3
+    call_command("import_content", "--path", str(media_site), verbosity=0)
+    import_content(media_site, workers=2, full=True)
+    assert {path.name: path.stat().st_mtime_ns for path in cache.iterdir()} == made
+    (cache / sorted(made)[0]).unlink()  # a lost cache file is made again
+    import_content(media_site, workers=1)
+    assert sorted(path.name for path in cache.iterdir()) == sorted(made)
