@@ -372,7 +372,11 @@ def _location(target, search):
         return base + search + (f"#{fragment}" if fragment else "")
     base, _, fragment = target.partition("#")
     path, has_query, query = base.partition("?")
-    return normalize(path) + (f"?{query}" if has_query and query else search) + (f"#{fragment}" if fragment else "")
+    return (
+        normalize(path)
+        + (f"?{query}" if has_query and query else search)
+        + (f"#{fragment}" if fragment else "")
+    )
 
 
 class PreviewApplication:
@@ -388,7 +392,9 @@ class PreviewApplication:
             return self.django_app(environ, start_response)
         raw_path = environ.get("preview.raw_path") or quote(environ.get("PATH_INFO", "/").encode("latin-1"))
         request_headers = {
-            key[5:].replace("_", "-").lower(): value for key, value in environ.items() if key.startswith("HTTP_")
+            key[5:].replace("_", "-").lower(): value
+            for key, value in environ.items()
+            if key.startswith("HTTP_")
         }
         answer = self.host.answer(
             environ["REQUEST_METHOD"].upper(), raw_path, environ.get("QUERY_STRING", ""), request_headers

@@ -41,7 +41,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, folder, port, bind, **options):
         if not (folder / "index.html").is_file() and not (folder / "404.html").is_file():
-            raise CommandError(f"{folder}: no built site here; run `make build` (manage.py distill-local) first.")
+            raise CommandError(
+                f"{folder}: no built site here; run `make build` (manage.py distill-local) first."
+            )
         call_command("migrate", verbosity=0, interactive=False)  # the contact form stores messages
         origins = {f"http://{host}:{port}" for host in (bind, "127.0.0.1", "localhost")}
         settings.CONTACT_ALLOWED_ORIGINS = sorted(allowed_origins() | origins)
