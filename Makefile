@@ -2,6 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+PORT ?= 8000
 
 .PHONY: install install-site system-deps host-tools serve test build preview bench lint format
 
@@ -41,7 +42,7 @@ host-tools: tests/hosts/node_modules/.installed
 # The authoring server: migrates, imports content/, re-imports what you edit and reloads the open
 # page (SHOW_DRAFTS=1 make serve renders drafts too, with a banner).
 serve: install-site
-	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:8000
+	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install system-deps host-tools
 	$(PY) -m pytest

@@ -2,20 +2,17 @@
 and body as `wrangler pages dev` on the same built folder, and the contact form works."""
 
 import json
-import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-from contextlib import contextmanager
 
 import pytest
 from django.conf import settings
 
 from tests.contact.helpers import BROWSER_ACCEPT, VALID
 from tests.content_builder import SITE_URL
-from tests.server import fetch, free_port, wait_for
+from tests.server import fetch, free_port, server_process
 
 WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
 UNKNOWN = [
@@ -60,26 +57,9 @@ def site(built_site, tmp_path_factory):
     return folder
 
 
-@contextmanager
-def server(args, url_path="/", env=None, timeout=30):
-    """A server process in its own process group, stopped with its children afterwards."""
-    port = free_port()
-    process = subprocess.Popen(
-        [arg.replace("{port}", str(port)) for arg in args], stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-        cwd=settings.BASE_DIR, env={**os.environ, **(env or {})},
-    )  # fmt: skip
-    try:
-        wait_for(f"http://127.0.0.1:{port}{url_path}", process, timeout=timeout)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=10)
-
-
 def preview(folder, tmp_path):
     env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'preview.sqlite3'}", "DEBUG": "", "SITE_URL": SITE_URL}
-    return server([sys.executable, "manage.py", "preview", str(folder), "--port", "{port}"], env=env)
+    return server_process([sys.executable, "manage.py", "preview", str(folder), "--port", "{port}"], env)
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +71,7 @@ def wrangler(site):
             "--compatibility-date", "2026-04-01", "--inspector-port", str(free_port())]  # fmt: skip
     for attempt in (1, 2):  # a cold first start of the Workers runtime has been seen to time out
         try:
-            with server(args, env=env, timeout=90) as base:
+            with server_process(args, env, timeout=90) as base:
                 yield base
             return
         except RuntimeError:
