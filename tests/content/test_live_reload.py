@@ -26,7 +26,8 @@ def authoring_server(tmp_path, content_dir):
         "DEBUG": "1",
         "SHOW_DRAFTS": "",
     }
-    with server_process([sys.executable, "manage.py", "runserver", "127.0.0.1:{port}"], env, timeout=60) as base:
+    args = [sys.executable, "manage.py", "runserver", "127.0.0.1:{port}"]
+    with server_process(args, env, timeout=60) as base:
         yield base
 
 

@@ -51,7 +51,7 @@ def test_show_drafts_renders_a_draft_with_a_banner_and_noindex(imported, client,
     response = client.get(f"/articles/{DRAFT_SLUG}")
     body = body_of(response)
     assert response.status_code == 200 and DRAFT_TITLE in body
-    assert '<p class="draft-banner" role="note"><strong>Draft</strong>' in body
+    assert '<p class="draft-banner" role="note"><strong>Draft</strong> · not published' in body
     assert '<meta name="robots" content="noindex">' in body
     assert 'rel="canonical"' not in body and 'type="application/json"' not in body
     published = body_of(client.get("/articles/same-day"))
