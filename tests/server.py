@@ -76,13 +76,13 @@ def manage_py_server(args, env, ready_path="/admin/login/", timeout=30):
 
 
 @contextmanager
-def server_process(args, env=None, ready_path="/", timeout=30):
+def server_process(args, env=None, ready_path="/", timeout=30, cwd=None):
     """Start `args` ({port} filled in) in its own process group and yield the base URL; stop the
     whole group afterwards (runserver's autoreloader and wrangler start children of their own)."""
     port = free_port()
     process = subprocess.Popen(
         [str(arg).replace("{port}", str(port)) for arg in args],
-        cwd=settings.BASE_DIR,
+        cwd=cwd or settings.BASE_DIR,
         env={**os.environ, **(env or {})},
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

@@ -71,7 +71,8 @@ def wrangler(site):
             "--compatibility-date", "2026-04-01", "--inspector-port", str(free_port())]  # fmt: skip
     for attempt in (1, 2):  # a cold first start of the Workers runtime has been seen to time out
         try:
-            with server_process(args, env, timeout=90) as base:
+            # wrangler keeps its state in .wrangler/ under the working folder: not in the checkout.
+            with server_process(args, env, timeout=90, cwd=site.parent) as base:
                 yield base
             return
         except RuntimeError:
