@@ -2,14 +2,22 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+PORT ?= 8000
 
-.PHONY: install system-deps host-tools serve test build preview bench lint format
+.PHONY: install install-site system-deps host-tools serve test build preview bench lint format
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
-	$(PYTHON) -m venv $(VENV)
+# Two layers: what the site needs (serve, build, preview) and the test toolchain on top (test,
+# lint, bench), so the first page does not wait for selenium, schemathesis and ruff.
+$(VENV)/.site-installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.site-installed requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
+install-site: $(VENV)/.site-installed
 install: $(VENV)/.installed
 
 # Browser, Redis, nginx and PostgreSQL tests need Debian's chromium, redis-server, nginx and
@@ -33,19 +41,22 @@ tests/hosts/node_modules/.installed: tests/hosts/package.json tests/hosts/packag
 
 host-tools: tests/hosts/node_modules/.installed
 
-# The authoring server: migrates, imports content/ and re-imports what you edit.
-serve: install
-	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:8000
+# The authoring server: migrates, imports content/, re-imports what you edit and reloads the open
+# page (SHOW_DRAFTS=1 make serve renders drafts too, with a banner).
+serve: install-site
+	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install system-deps host-tools
 	$(PY) -m pytest
 
-build: install
+build: install-site
 	$(PY) manage.py distill-local dist
 
-# The built folder as a plain static server serves it: the .json paths work, as the spec promises.
-preview:
-	$(PY) -m http.server --bind 127.0.0.1 --directory dist 8001
+# dist/ as Cloudflare Pages serves it, contact form included. The build is incremental: when
+# nothing changed it only checks ("Up to date").
+preview: install-site
+	$(PY) manage.py distill-local dist --quiet
+	$(PY) manage.py preview dist --port 8001
 
 # The build benchmark of bench/README.md: S content and 3 runs unless BENCH_ARGS says otherwise,
 # e.g. make bench BENCH_ARGS="--size L --runs 3". Prints a table; missed targets do not fail it.

@@ -15,6 +15,7 @@ LINKS = {
     "feed": "pages:feed",
     "llms_txt": "pages:llms-txt",
     "sitemap": "pages:sitemap-index",
+    "api": "api:index-json",  # the .json form: it works on every host and local server
 }
 
 
@@ -25,8 +26,9 @@ def _links():
 
 def links(request):
     """`links`: the addresses every page's header and footer show, reversed once per process
-    rather than a dozen times per page (a measurable share of a 10,000-page build). On the
-    contact service, another host with another urlconf, they point at the site."""
+    rather than a dozen times per page (a measurable share of a 10,000-page build). They are
+    paths, so they work on whichever server serves the page (authoring, preview, production);
+    only on the contact service, another host with another urlconf, do they point at the site."""
     if settings.ROOT_URLCONF == settings.SITE_URLCONF:
         return {"links": _links()}
     base_url = Site.load().base_url

@@ -1,6 +1,8 @@
 """The human pages and llms.txt. Pages render the HTML stored at import (body_html): markdown is
-never rendered on request. Articles are read only through Article.objects.published()."""
+never rendered on request. Articles are read only through Article.objects.published(), except
+one article's page on an authoring server started with SHOW_DRAFTS=1."""
 
+from django.conf import settings
 from django.http import HttpResponseNotFound
 from django.shortcuts import render
 from django.views.generic import DetailView, TemplateView
@@ -68,9 +70,19 @@ def article_list(request):
 
 
 class ArticlePage(ItemPage):
-    queryset = Article.objects.published().defer("body")
     template_name = "pages/article_detail.html"
     json_twin = "/api/v1/articles/{slug}.json"
+
+    def get_queryset(self):
+        # SHOW_DRAFTS: a writer previews a draft at its address (the build turns the setting off).
+        articles = Article.objects.all() if settings.SHOW_DRAFTS else Article.objects.published()
+        return articles.defer("body")
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        if self.object.draft:
+            context["json_twin"] = None  # the API never serves a draft
+        return context
 
 
 def stack(request):

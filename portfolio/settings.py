@@ -42,6 +42,10 @@ CONTENT_DIR = Path(os.environ.get("CONTENT_DIR") or BASE_DIR / "content").resolv
 # so that an unchanged image is never resized twice (portfolio.content.media).
 MEDIA_CACHE_DIR = Path(os.environ.get("MEDIA_CACHE_DIR") or BASE_DIR / ".cache" / "media").resolve()
 
+# The authoring server renders draft articles at their address (with a "Draft" banner, noindex);
+# they stay off every list and machine surface, and the build ignores this setting.
+SHOW_DRAFTS = env_bool("SHOW_DRAFTS")
+
 INSTALLED_APPS = [
     "portfolio.content",
     "api",
@@ -68,6 +72,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Both answer before the view: the site's own 404 page with DEBUG on too, and the content
+    # folder's problems while an edit is invalid (authoring server only).
+    "pages.middleware.SiteNotFoundMiddleware",
+    "portfolio.content.middleware.ContentErrorMiddleware",
 ]
 
 # The static export renders through this stack instead: a frozen file has no session, user,
@@ -75,6 +83,15 @@ MIDDLEWARE = [
 EXPORT_MIDDLEWARE = ["django.middleware.common.CommonMiddleware"]
 
 ROOT_URLCONF = "portfolio.urls"
+
+# Live reload while writing (DEBUG on): its middleware adds a script to every HTML answer, outside
+# the two above so that their pages reload too. Never in a build: the export renders with DEBUG
+# off through EXPORT_MIDDLEWARE, and exports only the project's own static files.
+BROWSER_RELOAD = DEBUG and not env_bool("CONTACT_SERVICE")
+if BROWSER_RELOAD:
+    INSTALLED_APPS.append("django_browser_reload")
+    MIDDLEWARE.insert(MIDDLEWARE.index("pages.middleware.SiteNotFoundMiddleware"),
+                      "django_browser_reload.middleware.BrowserReloadMiddleware")  # fmt: skip
 
 # Two engines, searched in this order. The site's own templates are Jinja2 (portfolio/jinja2.py
 # says why): templates/ (base.html, includes/, pages/) and each app's jinja2/ folder (contact's

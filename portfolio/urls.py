@@ -1,5 +1,6 @@
 """Every app spells its full paths (the spec's paths are flat: /api/v1, /openapi.json, /llms.txt)."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -9,6 +10,9 @@ urlpatterns = [
     path("", include("contact.urls")),
     path("admin/", admin.site.urls),
 ]
+
+if settings.BROWSER_RELOAD:  # the authoring server's live reload (never exported: not a distill_path)
+    urlpatterns.append(path("__reload__/", include("django_browser_reload.urls")))
 
 # The same page the static export freezes as 404.html (the "pages:not-found" route).
 handler404 = "pages.views.not_found"

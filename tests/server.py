@@ -2,6 +2,7 @@
 a deploy actually runs."""
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -71,4 +72,27 @@ def manage_py_server(args, env, ready_path="/admin/login/", timeout=30):
         yield base
     finally:
         process.terminate()
+        process.wait(timeout=10)
+
+
+@contextmanager
+def server_process(args, env=None, ready_path="/", timeout=30, cwd=None):
+    """Start `args` ({port} filled in) in its own process group and yield the base URL; stop the
+    whole group afterwards (runserver's autoreloader and wrangler start children of their own)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [str(arg).replace("{port}", str(port)) for arg in args],
+        cwd=cwd or settings.BASE_DIR,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        wait_for(f"http://127.0.0.1:{port}{ready_path}", process, timeout)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)

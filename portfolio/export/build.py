@@ -123,10 +123,12 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
         import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full)
     workers = workers or os.cpu_count() or 1
 
-    # A debug page must never be frozen: render with DEBUG off, whatever the environment says.
-    # The 404 pages are rendered on purpose: django.request need not warn about them.
+    # A debug page or a draft must never be frozen: render with DEBUG and SHOW_DRAFTS off,
+    # whatever the environment says. The 404 pages are rendered on purpose: django.request need
+    # not warn about them.
     request_log = logging.getLogger("django.request")
-    with override_settings(DEBUG=False, ALLOWED_HOSTS=["*"]), _log_level(request_log, logging.ERROR):
+    frozen = override_settings(DEBUG=False, SHOW_DRAFTS=False, ALLOWED_HOSTS=["*"])
+    with frozen, _log_level(request_log, logging.ERROR):
         targets = plan.targets()
         duplicates = [path for path, n in Counter(t.path for t in targets).items() if n > 1]
         if duplicates:

@@ -19,7 +19,7 @@ def test_base_layout_on_every_page(get):
         assert '<nav aria-label="Main">' in body and 'href="/contact"' in body
         assert f'<link rel="canonical" href="{SITE_URL}{path}">' in body
         assert f'<meta property="og:url" content="{SITE_URL}{path}">' in body
-        assert f'type="application/atom+xml" title="Test Portfolio" href="{SITE_URL}/feed.xml"' in body
+        assert 'type="application/atom+xml" title="Test Portfolio" href="/feed.xml"' in body
         assert 'type="application/json"' in body
         assert body.count("<h1") >= 1
 
@@ -32,7 +32,7 @@ def test_home_shows_featured_projects_and_latest_articles(get):
     assert "Alpha One" in featured and "Delta" not in featured
     latest = body.split('id="latest-title"')[1]
     assert in_order(latest, "Ünïcode ✓ 日本語", "CRLF post", "Same day published", "First post")
-    assert f'href="{SITE_URL}/api/v1.json"' in body
+    assert 'href="/api/v1.json">JSON API</a>' in body
     assert "Testing everything" in body  # the stack's current focus
 
 
@@ -40,7 +40,7 @@ def test_project_list_newest_first_then_slug(get):
     _, body = get("/projects")
     assert in_order(body, "Alpha One", "Gämma ✓ ünïcode", "Beta Two", "Delta")
     assert 'href="/projects/beta_two"' in body
-    assert f'href="{SITE_URL}/api/v1/projects.json"' in body
+    assert '<link rel="alternate" type="application/json" href="/api/v1/projects.json">' in body
 
 
 def test_project_detail(get):
@@ -51,7 +51,7 @@ def test_project_detail(get):
     case_study = body.split('id="case-study-title"')[1]
     assert in_order(case_study, "zeta", "last letter first", "alpha", "first letter second")
     assert '<div class="highlight"><pre>' in body and "<table>" in body  # the stored body_html
-    assert f'href="{SITE_URL}/api/v1/projects/alpha-one.json"' in body
+    assert '<link rel="alternate" type="application/json" href="/api/v1/projects/alpha-one.json">' in body
 
 
 def test_project_without_case_study_has_no_table(get):
@@ -71,7 +71,7 @@ def test_article_list_newest_first_with_tags(get):
     _, body = get("/articles")
     assert in_order(body, "Ünïcode ✓ 日本語", "CRLF post", "Same day published", "First post")
     assert "<li>intro</li><li>meta</li>" in body
-    assert f'href="{SITE_URL}/api/v1/articles.json"' in body
+    assert '<link rel="alternate" type="application/json" href="/api/v1/articles.json">' in body
 
 
 def test_article_detail(get):
@@ -91,7 +91,7 @@ def test_stack_shows_models_and_daily_drivers_with_status(get):
     assert '<a href="https://editor.example">Editor</a>' in body
     drivers = body.split('id="drivers-title"')[1]
     assert in_order(drivers, "Editor", "status-daily", "Agent", "status-exploring")
-    assert f'href="{SITE_URL}/api/v1/stack.json"' in body
+    assert '<link rel="alternate" type="application/json" href="/api/v1/stack.json">' in body
 
 
 def test_developers_documents_every_surface_with_real_curl_examples(get, settings):

@@ -1,15 +1,22 @@
 from django.conf import settings
 from django.contrib.staticfiles.management.commands.runserver import Command as StaticRunserver
 from django.core.management import call_command
+from django.utils.autoreload import autoreload_started, file_changed
 
-from portfolio.content.autosync import ContentSyncHandler
+from portfolio.content.autosync import ContentSyncHandler, content_changed, watch_content
 
 
 class Command(StaticRunserver):
     help = (
         "Start the authoring server: migrates the database, imports the content folder, and "
-        "re-imports changed content files before each request."
+        "re-imports changed content files before each request; with DEBUG on, a saved content "
+        "file, template or static file reloads the open page."
     )
+
+    def run(self, **options):
+        autoreload_started.connect(watch_content, dispatch_uid="content_watch")
+        file_changed.connect(content_changed, dispatch_uid="content_changed")
+        super().run(**options)
 
     def inner_run(self, *args, **options):
         call_command("migrate", verbosity=0, interactive=False)

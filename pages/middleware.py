@@ -1,0 +1,27 @@
+"""The site's own 404 page for every unknown address on the authoring server, DEBUG on or off.
+
+With DEBUG off Django already answers with handler404 (pages.views.not_found); with DEBUG on it
+would show its technical page listing every URL pattern, which is not what a writer checks. The
+API keeps its JSON 404s: its views answer them themselves, and its catch-all route resolves.
+"""
+
+from django.conf import settings
+from django.http import Http404
+
+from .views import not_found
+
+
+class SiteNotFoundMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if settings.DEBUG and response.status_code == 404 and request.resolver_match is None:
+            return not_found(request)  # no route matched: Django's technical 404 page
+        return response
+
+    def process_exception(self, request, exception):
+        if settings.DEBUG and isinstance(exception, Http404):  # a view's 404 (unknown slug)
+            return not_found(request, exception)
+        return None

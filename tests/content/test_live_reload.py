@@ -1,0 +1,126 @@
+"""`make serve` reloads the open page on every kind of edit (content, template, static file), shows
+a content error's list in the page's shape, and comes back by itself once the file is fixed."""
+
+import http.client
+import json
+import os
+import sys
+import time
+from urllib.parse import urlsplit
+
+import pytest
+from django.conf import settings
+
+from tests.content_builder import article, write_content
+from tests.server import fetch, server_process
+
+RELOAD_SCRIPT = "django-browser-reload/reload-listener.js"
+
+
+@pytest.fixture
+def authoring_server(tmp_path, content_dir):
+    """The real `manage.py runserver` with its autoreloader, as `make serve` starts it."""
+    env = {
+        "CONTENT_DIR": str(content_dir),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'authoring.sqlite3'}",
+        "DEBUG": "1",
+        "SHOW_DRAFTS": "",
+    }
+    args = [sys.executable, "manage.py", "runserver", "127.0.0.1:{port}"]
+    with server_process(args, env, timeout=60) as base:
+        yield base
+
+
+class ReloadEvents:
+    """The event stream the page's reload script listens to: a ping a second, `reload` on a change."""
+
+    def __init__(self, base):
+        parts = urlsplit(base)
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+        self.connection.request("GET", "/__reload__/events/", headers={"Accept": "text/event-stream"})
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        self.version = self.next()["versionId"]
+
+    def next(self):
+        while True:
+            line = self.response.readline()
+            assert line, "the stream ended: the server restarted"
+            if line.startswith(b"data: "):
+                return json.loads(line[len(b"data: ") :])
+
+    def reload_within(self, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            message = self.next()
+            if message["type"] == "reload":
+                return True
+            assert message["versionId"] == self.version, "the server restarted instead of reloading"
+        return False
+
+    def close(self):
+        self.connection.close()
+
+
+def touch(path):
+    """A save that changes nothing: a new mtime, the same bytes."""
+    now = time.time()
+    os.utime(path, (now, now))
+
+
+def test_every_kind_of_edit_reloads_the_page(authoring_server, content_dir):
+    status, _, body = fetch(authoring_server + "/articles/first-post")
+    assert status == 200 and RELOAD_SCRIPT in body.decode()
+    events = ReloadEvents(authoring_server)
+    try:
+        write_content(content_dir, {"articles/first-post.md": article("First post, live")})
+        assert events.reload_within(5), "a content edit"
+        assert "First post, live" in fetch(authoring_server + "/articles/first-post")[2].decode()
+
+        touch(settings.BASE_DIR / "templates" / "pages" / "article_detail.html")
+        assert events.reload_within(5), "a template edit"
+        touch(settings.BASE_DIR / "pages" / "static" / "pages" / "site.css")
+        assert events.reload_within(5), "a static file edit"
+
+        write_content(content_dir, {"articles/first-post.md": article("Broken", status="done")})
+        assert events.reload_within(5), "an invalid content edit"
+        problem = "articles/first-post.md: status: unknown key"
+        status, headers, body = fetch(authoring_server + "/articles/first-post")
+        page = body.decode()
+        assert status == 500 and headers["Content-Type"] == "text/html; charset=utf-8"
+        assert problem in page and RELOAD_SCRIPT in page, "the error page reloads by itself too"
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+        for path in ["/api/v1/articles/first-post", "/api/v1/projects.json", "/openapi.json"]:
+            status, headers, body = fetch(authoring_server + path)
+            assert (status, headers["Content-Type"]) == (500, "application/json"), path
+            answer = json.loads(body)
+            assert any(problem in error for error in answer["errors"]) and "1 problem" in answer["detail"]
+        assert fetch(authoring_server + "/static/pages/site.css")[0] == 200
+
+        write_content(content_dir, {"articles/first-post.md": article("First post, fixed")})
+        assert events.reload_within(5), "the fix"
+        status, _, body = fetch(authoring_server + "/articles/first-post")
+        assert status == 200 and "First post, fixed" in body.decode()
+    finally:
+        events.close()
+
+
+def test_the_open_page_follows_the_edits_in_a_browser(authoring_server, content_dir, chromium):
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    driver = chromium()
+    driver.get(authoring_server + "/articles/first-post")
+    assert driver.title.startswith("First post")
+    time.sleep(1.5)  # the reload script's worker connects to the event stream
+    started = time.monotonic()
+    write_content(content_dir, {"articles/first-post.md": article("Seen without a click")})
+    WebDriverWait(driver, 5).until(lambda d: d.title.startswith("Seen without a click"))
+    seconds = time.monotonic() - started
+    print(f"content edit -> page reloaded in {seconds:.2f} s")
+    assert seconds < 3
+
+    write_content(content_dir, {"articles/first-post.md": article("Broken", status="done")})
+    WebDriverWait(driver, 5).until(lambda d: d.title == "Content error")
+    assert "articles/first-post.md: status: unknown key" in driver.page_source
+    write_content(content_dir, {"articles/first-post.md": article("Back by itself")})
+    WebDriverWait(driver, 5).until(lambda d: d.title.startswith("Back by itself"))

@@ -1,0 +1,167 @@
+"""`manage.py preview` answers as Cloudflare Pages does: the same status, Content-Type, Location
+and body as `wrangler pages dev` on the same built folder, and the contact form works."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+
+from tests.contact.helpers import BROWSER_ACCEPT, VALID
+from tests.content_builder import SITE_URL
+from tests.server import fetch, free_port, server_process
+
+WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
+UNKNOWN = [
+    "/no/such/page", "/projects/no-such-project", "/articles/secret-draft", "/api/v1/articles/secret-draft",
+    "/api/v1/articles/secret-draft.json", "/api/v1/", "/api/v1/nope/deeper", "/api/v1/projects/", "/static/",
+    "/static/pages/", "/static/nope.css", "/docs", "/docs/", "/nothing.md", "/a%20b", "/%E2%9C%93",
+]  # fmt: skip
+PRETTY = [
+    "/index.html", "/index", "/projects.html", "/projects/", "/projects/alpha-one.html", "/404",
+    "/404.html", "/api/v1/404.html", "/contact/", "/contact/thanks.html", "/a/../projects",
+    "/projects?page=2", "/projects.html?page=2", "/docs/index.html", "/docs/index", "/docs/",
+]  # fmt: skip
+# Rules another engineer might add: the preview must follow the files, not a copy of today's rules.
+EXTRA_REDIRECTS = (
+    "/old-projects /projects 301\n/go/* /articles/:splat 302\n/see /stack 303\n/p/:slug /projects/:slug 200\n"
+)
+EXTRA_HEADERS = (
+    "/projects/*.md\n  Content-Type: text/markdown; charset=utf-8\n"
+    "/projects/*\n  X-Extra: one\n  ! Referrer-Policy\n"
+)
+EXTRA_PATHS = ["/old-projects", "/go/first-post?x=1", "/see", "/p/alpha-one", "/projects/alpha-one.md",
+               "/site.webmanifest", "/docs", "/data.unknownext", "/README"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def site(built_site, tmp_path_factory):
+    """The built folder plus what a later build may hold: markdown twins, a manifest, a folder
+    with an index, files of other types, more rules."""
+    folder = tmp_path_factory.mktemp("preview") / "site"
+    shutil.copytree(built_site, folder)
+    (folder / "projects" / "alpha-one.md").write_text("# Alpha one\n")
+    (folder / "notes.md").write_text("# Notes\n")
+    (folder / "site.webmanifest").write_text("{}")
+    (folder / "docs").mkdir()
+    (folder / "docs" / "index.html").write_text("<!doctype html><title>docs</title>")
+    (folder / "data.unknownext").write_bytes(b"\x00\x01")
+    (folder / "README").write_text("plain")
+    with open(folder / "_redirects", "a") as rules:
+        rules.write(EXTRA_REDIRECTS)
+    with open(folder / "_headers", "a") as rules:
+        rules.write(EXTRA_HEADERS)
+    return folder
+
+
+def preview(folder, tmp_path):
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'preview.sqlite3'}", "DEBUG": "", "SITE_URL": SITE_URL}
+    return server_process([sys.executable, "manage.py", "preview", str(folder), "--port", "{port}"], env)
+
+
+@pytest.fixture(scope="module")
+def wrangler(site):
+    if not WRANGLER.exists():
+        pytest.skip("wrangler is not installed (make test runs npm ci in tests/hosts)")
+    env = {"WRANGLER_SEND_METRICS": "false", "CLOUDFLARE_CF_FETCH_ENABLED": "false"}
+    args = [str(WRANGLER), "pages", "dev", str(site), "--ip", "127.0.0.1", "--port", "{port}",
+            "--compatibility-date", "2026-04-01", "--inspector-port", str(free_port())]  # fmt: skip
+    for attempt in (1, 2):  # a cold first start of the Workers runtime has been seen to time out
+        try:
+            # wrangler keeps its state in .wrangler/ under the working folder: not in the checkout.
+            with server_process(args, env, timeout=90, cwd=site.parent) as base:
+                yield base
+            return
+        except RuntimeError:
+            if attempt == 2:
+                raise
+
+
+def addresses(site):
+    """Every sitemap address, every API file in both forms, every file by its path."""
+    paths = set()
+    for sitemap in site.glob("sitemap-*.xml"):
+        paths.update(
+            loc.removeprefix(SITE_URL) or "/"
+            for loc in re.findall(r"<loc>([^<]+)</loc>", sitemap.read_text())
+        )
+    for name in site.rglob("*.json"):
+        path = "/" + str(name.relative_to(site))
+        paths.update({path, path.removesuffix(".json")})
+    paths.update("/" + str(name.relative_to(site)) for name in site.rglob("*") if name.is_file())
+    paths -= {"/_headers", "/_redirects"}  # wrangler's dev server answers these with a 502 of its own
+    return sorted(paths)
+
+
+def answer(base, path, method="GET"):
+    status, headers, body = fetch(base + path, method=method)
+    return status, headers.get_all("Content-Type"), headers.get("Location"), body
+
+
+def test_the_preview_answers_as_wrangler_does(site, wrangler, tmp_path):
+    paths = addresses(site)
+    assert {"/projects/alpha-one", "/api/v1/projects", "/api/v1/projects.json", "/feed.xml"} <= set(paths)
+    paths += UNKNOWN + PRETTY + EXTRA_PATHS
+    with preview(site, tmp_path) as ours:
+        differences = [(path, answer(ours, path)[:3], answer(wrangler, path)[:3])
+                       for path in paths if answer(ours, path) != answer(wrangler, path)]  # fmt: skip
+        assert differences == []
+        for path in ["/projects", "/no/such/page", "/api/v1/projects"]:
+            assert answer(ours, path, "HEAD") == answer(wrangler, path, "HEAD"), path
+        # Spot checks of what "the same" means here.
+        status, types, _, body = answer(ours, "/projects")
+        assert (status, types) == (200, ["text/html; charset=utf-8"]) and body == (
+            site / "projects.html"
+        ).read_bytes()
+        assert answer(ours, "/projects.html")[:3] == (308, None, "/projects")
+        assert answer(ours, "/api/v1/projects")[1] == ["application/json"]
+        status, types, _, body = answer(ours, "/api/v1/nope/deeper")
+        assert (status, json.loads(body)) == (404, json.loads((site / "api/v1/404.html").read_bytes()))
+        assert answer(ours, "/docs")[:3] == (308, None, "/docs/")
+        assert answer(ours, "/static/pages/")[0] == 404  # no folder listing
+        assert answer(ours, "/notes.md")[1] == ["text/markdown; charset=utf-8"]
+        assert answer(ours, "/site.webmanifest")[1] == ["application/manifest+json"]
+        assert answer(ours, "/go/first-post?x=1")[:3] == (
+            302,
+            ["text/plain;charset=UTF-8"],
+            "/articles/first-post?x=1",
+        )
+        _, headers, _ = fetch(ours + "/projects/alpha-one")
+        assert headers["X-Extra"] == "one" and "Referrer-Policy" not in headers
+
+
+def test_the_contact_form_works_in_the_preview(built_site, tmp_path):
+    with preview(built_site, tmp_path) as base:
+        body = json.dumps(VALID).encode()
+        json_post = {"Content-Type": "application/json", "Accept": "application/json"}
+        status, _, answer_body = fetch(base + "/api/contact", body, {**json_post, "Origin": base}, "POST")
+        assert (status, json.loads(answer_body)) == (201, {"ok": True})
+        localhost = base.replace("127.0.0.1", "localhost")
+        assert fetch(base + "/api/contact", body, {**json_post, "Origin": localhost}, "POST")[0] == 201
+        status, _, _ = fetch(
+            base + "/api/contact", body, {**json_post, "Origin": "https://evil.example"}, "POST"
+        )
+        assert status == 403
+        # A browser's plain form post lands on the thanks page, which the preview serves.
+        form = b"name=Ada&email=ada%40example.com&message=Hi"
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept": BROWSER_ACCEPT,
+            "Origin": base,
+        }
+        status, answer_headers, _ = fetch(base + "/api/contact", form, headers, "POST")
+        assert (status, answer_headers["Location"]) == (303, base + "/contact/thanks")
+        assert fetch(base + "/contact/thanks")[0] == 200
+        # Other methods on files are refused, as the host refuses them.
+        assert fetch(base + "/projects", b"x", {"Origin": base}, "POST")[0] == 405
+
+
+def test_the_preview_refuses_a_folder_that_is_not_a_build(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "preview", str(tmp_path), "--port", str(free_port())],
+        cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode != 0 and "make build" in result.stderr
