@@ -1,18 +1,19 @@
 from functools import cache
-from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.urls import reverse
 
 from pages.context_processors import LINKS
+from portfolio.content.models import Site
 
 
 @cache
 def _service_context(site_url):
     links = {key: site_url + reverse(name, urlconf=settings.SITE_URLCONF) for key, name in LINKS.items()}
     name = urlsplit(site_url).hostname or "Contact"
-    site = SimpleNamespace(title=name, description="", author=name, url=site_url, base_url=site_url)
+    # An unsaved Site: every field the site's templates read has its model default.
+    site = Site(title=name, description="", author=name, url=site_url)
     return {"site": site, "base_url": site_url, "links": links}
 
 
