@@ -15,6 +15,8 @@ LINKS = {
     "feed": "pages:feed",
     "llms_txt": "pages:llms-txt",
     "sitemap": "pages:sitemap-index",
+    "favicon": "pages:favicon",
+    "manifest": "pages:manifest",
 }
 
 

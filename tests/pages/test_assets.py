@@ -15,7 +15,7 @@ def test_site_css_is_served_with_debug_off(imported, client):
     response = client.get("/static/pages/site.css")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/css")
-    assert "prefers-color-scheme: dark" in body_of(response)
+    assert ':root[data-theme="dark"] { color-scheme: dark; }' in body_of(response)
 
 
 def test_unknown_static_file_is_not_found(imported, client):
@@ -34,3 +34,4 @@ def test_highlight_css_is_up_to_date():
     regenerate = "python -m pages.highlight > pages/static/pages/highlight.css"
     assert committed == stylesheet(), f"out of date: {regenerate}"
     assert ".highlight .k " in committed and "@media (prefers-color-scheme: dark)" in committed
+    assert ':root[data-theme="dark"] .highlight .k ' in committed  # the visitor's choice wins
