@@ -88,8 +88,14 @@ class ArticleQuerySet(models.QuerySet):
         published = Article.objects.published()
         date, slug = OuterRef("date"), OuterRef("slug")
         same_day = published.filter(date=date)
-        newer = (same_day.filter(slug__lt=slug).order_by("-slug"), published.filter(date__gt=date).order_by("date", "-slug"))
-        older = (same_day.filter(slug__gt=slug).order_by("slug"), published.filter(date__lt=date).order_by("-date", "slug"))
+        newer = (
+            same_day.filter(slug__lt=slug).order_by("-slug"),
+            published.filter(date__gt=date).order_by("date", "-slug"),
+        )
+        older = (
+            same_day.filter(slug__gt=slug).order_by("slug"),
+            published.filter(date__lt=date).order_by("-date", "slug"),
+        )
 
         def nearest(candidates, field):
             return Coalesce(*(Subquery(queryset.values(field)[:1]) for queryset in candidates))
