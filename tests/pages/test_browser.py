@@ -114,8 +114,8 @@ def test_theme_toggle_is_remembered_and_set_before_the_first_paint(site, chromiu
     assert driver.execute_script("return window.themeAtBody") == "dark"
     assert background(driver) == BACKGROUND["dark"]
     # The code colours follow the chosen theme, not the device's.
-    code = driver.execute_script("return getComputedStyle(document.querySelector('.highlight')).backgroundColor")
-    assert code == "rgb(13, 17, 23)"  # github-dark
+    code = driver.find_element(By.CSS_SELECTOR, ".highlight").value_of_css_property("background-color")
+    assert code == "rgba(13, 17, 23, 1)"  # github-dark
 
     # Chosen light on a dark device stays light; back to "system" follows the device again.
     prefer(driver, "dark")
