@@ -15,6 +15,11 @@ def serve(request, path):
     return staticfiles_serve(request, path, insecure=True)
 
 
+def favicon(request):
+    """/favicon.ico: the icon old browsers, feed readers and crawlers fetch without a <link>."""
+    return serve(request, "pages/favicon.ico")
+
+
 def is_first_party(location):
     """A static folder of this project (pages/static, contact/static, ...), not of an installed
     package such as the admin or DRF, whose files the public site does not need."""

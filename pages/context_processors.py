@@ -16,6 +16,8 @@ LINKS = {
     "llms_txt": "pages:llms-txt",
     "sitemap": "pages:sitemap-index",
     "api": "api:index-json",  # the .json form: it works on every host and local server
+    "favicon": "pages:favicon",
+    "manifest": "pages:manifest",
 }
 
 

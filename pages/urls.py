@@ -46,6 +46,9 @@ urlpatterns = [
         name="robots-txt",
         distill_file="robots.txt",
     ),
+    # At the root, where browsers and crawlers ask for them without reading a page.
+    distill_path("favicon.ico", assets.favicon, name="favicon", distill_file="favicon.ico"),
+    distill_path("site.webmanifest", views.web_manifest, name="manifest", distill_file="site.webmanifest"),
     distill_path("feed.xml", SiteFeed(), name="feed", distill_file="feed.xml"),
     distill_path("sitemap-index.xml", sitemaps.index, name="sitemap-index", distill_file="sitemap-index.xml"),
     distill_path(

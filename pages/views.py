@@ -3,11 +3,12 @@ never rendered on request. Articles are read only through Article.objects.publis
 one article's page on an authoring server started with SHOW_DRAFTS=1."""
 
 from django.conf import settings
-from django.http import HttpResponseNotFound
+from django.http import HttpResponseNotFound, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.views.generic import DetailView, TemplateView
 
-from portfolio.content.models import Article, Project, Stack
+from portfolio.content.models import Article, Project, Site, Stack
 
 # Lists load only what they show: never the bodies (issue 7: thousands of articles).
 PROJECT_CARD = ("slug", "title", "tagline", "status", "stack", "featured", "date", "image")
@@ -76,7 +77,7 @@ class ArticlePage(ItemPage):
     def get_queryset(self):
         # SHOW_DRAFTS: a writer previews a draft at its address (the build turns the setting off).
         articles = Article.objects.all() if settings.SHOW_DRAFTS else Article.objects.published()
-        return articles.defer("body")
+        return articles.defer("body").with_neighbours()
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -99,6 +100,31 @@ def developers(request):
         "json_twin": "/openapi.json",
     }
     return render(request, "pages/developers.html", context)
+
+
+# The page background of each theme (site.css's --bg; base.html's theme-color meta tags).
+THEME_COLOR = {"light": "#fcfcfd", "dark": "#11161d"}
+
+
+def web_manifest(request):
+    """/site.webmanifest: the name and icons a phone uses when the site is added to its home screen."""
+    site = Site.load()
+    icons = [
+        {"src": static("pages/favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        {"src": static("pages/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("pages/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+    ]
+    manifest = {
+        "name": site.title,
+        "short_name": site.title,
+        "description": site.description,
+        "start_url": "/",
+        "display": "standalone",
+        "background_color": THEME_COLOR["light"],
+        "theme_color": THEME_COLOR["light"],
+        "icons": icons,
+    }
+    return JsonResponse(manifest, content_type="application/manifest+json", json_dumps_params={"indent": 2})
 
 
 def not_found(request, exception=None):

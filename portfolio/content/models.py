@@ -1,10 +1,13 @@
 """What the content folder holds, mirrored in the database. The files are the source of truth:
 rows are written only by the importer (portfolio.content.importer)."""
 
+import re
 from contextlib import contextmanager
 
 from django.conf import settings
 from django.db import models
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from portfolio.reversing import reverse_slug
@@ -68,10 +71,44 @@ class Project(SourceFile):
         return dict(self.case_study_items)
 
 
+WORDS_PER_MINUTE = 230
+TAGS = re.compile(r"<[^>]*>")
+
+
 class ArticleQuerySet(models.QuerySet):
     def published(self):
-        """The only way a public surface reads articles: drafts are never published anywhere."""
-        return self.filter(draft=False)
+        """The only way a public surface reads articles: drafts are never published anywhere.
+        Spelled `IN (false)` because SQLite cannot seek the (draft, -date, slug) index for the
+        `NOT draft` that `draft=False` becomes (the neighbours' subqueries below need it)."""
+        return self.filter(draft__in=[False])
+
+    def with_neighbours(self):
+        """Each article with the published articles just before and after it in the lists' order
+        (newest first, then slug), for its page's links: `newer_slug`, `newer_title`,
+        `older_slug`, `older_title` (None at either end). Each is the nearest one on the same day,
+        else on another day: two subqueries that seek the (draft, -date, slug) index, where one
+        with an OR scans every article. A build's run of 500 pages still makes one query."""
+        published = Article.objects.published()
+        date, slug = OuterRef("date"), OuterRef("slug")
+        same_day = published.filter(date=date)
+        newer = (
+            same_day.filter(slug__lt=slug).order_by("-slug"),
+            published.filter(date__gt=date).order_by("date", "-slug"),
+        )
+        older = (
+            same_day.filter(slug__gt=slug).order_by("slug"),
+            published.filter(date__lt=date).order_by("-date", "slug"),
+        )
+
+        def nearest(candidates, field):
+            return Coalesce(*(Subquery(queryset.values(field)[:1]) for queryset in candidates))
+
+        return self.annotate(
+            newer_slug=nearest(newer, "slug"),
+            newer_title=nearest(newer, "title"),
+            older_slug=nearest(older, "slug"),
+            older_title=nearest(older, "title"),
+        )
 
 
 class Article(SourceFile):
@@ -93,6 +130,13 @@ class Article(SourceFile):
 
     def get_absolute_url(self):
         return reverse_slug("pages:article", self.slug)
+
+    @property
+    def reading_minutes(self):
+        """Minutes to read the body at 230 words a minute (rounded up, at least 1), counted in
+        the stored HTML with its tags taken out (the page defers the raw markdown)."""
+        words = len(TAGS.sub(" ", self.body_html).split())
+        return max(1, -(-words // WORDS_PER_MINUTE))
 
 
 class Site(Imported):

@@ -97,9 +97,15 @@ class Keys:
 
     def __init__(self):
         self.code = code_hash()
+        articles = list(Article.objects.published().values_list("slug", "title", "content_hash"))
+        # An article's page links to the articles before and after it in the list, by title.
+        around = [None, *((slug, title) for slug, title, _ in articles), None]
         self.items = {
             "projects": dict(Project.objects.values_list("slug", "content_hash")),
-            "articles": dict(Article.objects.published().values_list("slug", "content_hash")),
+            "articles": {
+                slug: (content_hash, around[i], around[i + 2])
+                for i, (slug, _title, content_hash) in enumerate(articles)
+            },
         }
         self.media = dict(MediaFile.objects.values_list("path", "content_hash"))
         site = Site.objects.values_list("content_hash", flat=True).get()

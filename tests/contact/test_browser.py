@@ -41,11 +41,15 @@ def test_with_javascript_the_form_answers_in_place(chromium, site):
     driver = chromium(javascript=True)
     driver.get(f"{site}/contact")
     status = driver.find_element(By.CSS_SELECTOR, "[data-status]")
-    # Record the button's disabled state at every change, to see it disabled while sending.
+    # Record the button's disabled state and the form's aria-busy (the spinner) at every change,
+    # to see the sending state while the post is under way.
     driver.execute_script(
         "const button = document.querySelector('button[type=submit]'); window.buttonStates = [];"
         "new MutationObserver(() => window.buttonStates.push(button.disabled))"
         ".observe(button, {attributes: true, attributeFilter: ['disabled']});"
+        "const form = button.form; window.busyStates = [];"
+        "new MutationObserver(() => window.busyStates.push(form.getAttribute('aria-busy')))"
+        ".observe(form, {attributes: true, attributeFilter: ['aria-busy']});"
     )
 
     # "a@b" passes the browser's own check of type=email but not the server's: an inline error.
@@ -55,10 +59,14 @@ def test_with_javascript_the_form_answers_in_place(chromium, site):
     assert email_input.get_attribute("aria-invalid") == "true"
     assert driver.find_element(By.ID, "contact-email-error").text == "Enter a valid email address."
     assert driver.switch_to.active_element == email_input
+    assert status.get_attribute("data-state") == "error"
     assert not ContactMessage.objects.exists()
 
     email_input.clear()
     email_input.send_keys("ada@example.com")
+    # Editing the field clears its error at once.
+    assert driver.find_element(By.ID, "contact-email-error").text == ""
+    assert email_input.get_attribute("aria-invalid") is None
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     WebDriverWait(driver, 10).until(lambda d: "message was sent" in status.text)
     assert driver.current_url == f"{site}/contact"  # no navigation
@@ -66,9 +74,10 @@ def test_with_javascript_the_form_answers_in_place(chromium, site):
     assert driver.find_element(By.ID, "contact-email-error").text == ""
     assert driver.find_element(By.ID, "contact-name").get_attribute("value") == ""  # the form was reset
     assert driver.execute_script("return window.buttonStates") == [True, False, True, False]
+    assert driver.execute_script("return window.busyStates") == ["true", None, "true", None]
+    assert status.get_attribute("data-state") == "sent"
     assert ContactMessage.objects.get().email == "ada@example.com"
     assert len(mail.outbox) == 1
-    # The only console error is the browser's own note of the 400 answer to the invalid email
-    # (besides a missing favicon, which is the pages' business).
-    errors = [e for e in console_errors(driver) if "favicon.ico" not in e["message"]]
+    # The only console error is the browser's own note of the 400 answer to the invalid email.
+    errors = console_errors(driver)
     assert len(errors) == 1 and "status of 400" in errors[0]["message"], errors

@@ -75,6 +75,8 @@ EDITS = [
     ("delete an article", {"articles/same-day.md": None}),
     ("publish the draft", {"articles/secret-draft.md": article("No longer secret", date="2026-04-04")}),
     ("draft an article", {"articles/crlf-post.md": article("CRLF post", date="2026-04-04", draft="true")}),
+    # Its neighbour's page shows its title.
+    ("retitle an article", {"articles/unicode-post.md": (None, "Ünïcode ✓ 日本語", "Retitled")}),
     ("edit the stack", {"stack.yaml": STACK_YAML.replace("Testing everything", "Shipping")}),
     ("rename the site", {"site.yaml": (None, "Test Portfolio", "Renamed Portfolio")}),
 ]

@@ -38,6 +38,9 @@ def check_host(base, site, *, json_404):
     status, headers, body = fetch(base + "/llms.txt")
     assert (status, headers.get_all("Content-Type")) == (200, ["text/plain; charset=utf-8"])
     assert body == (site / "llms.txt").read_bytes()
+    for name in ["favicon.ico", "site.webmanifest"]:  # at the root, where browsers look
+        status, _, body = fetch(f"{base}/{name}")
+        assert (status, body) == (200, (site / name).read_bytes()), name
     status, _, body = fetch(base + "/no/such/page")
     assert status == 404 and body == (site / "404.html").read_bytes()
     status, _, body = fetch(base + "/api/v1/articles/secret-draft")
@@ -124,6 +127,8 @@ def test_nginx_with_the_readme_config(built_site, background, tmp_path):
     process = background([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
     wait_for(f"http://127.0.0.1:{port}/", process, timeout=20)
     check_host(f"http://127.0.0.1:{port}", built_site, json_404=True)
+    _, headers, _ = fetch(f"http://127.0.0.1:{port}/site.webmanifest")
+    assert headers["Content-Type"] == "application/manifest+json"
 
 
 def test_readme_shows_the_tested_nginx_config():

@@ -35,6 +35,9 @@ EXPECTED = [
     "sitemap-index.xml",
     "robots.txt",
     "static/pages/site.css",
+    "static/pages/theme.js",
+    "favicon.ico",
+    "site.webmanifest",
     "_headers",
     "_redirects",
 ]

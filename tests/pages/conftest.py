@@ -3,10 +3,10 @@ from django_distill.renderer import DistillRenderer
 
 
 def body_of(response):
-    """The body of any response, streamed (static files) or not, as text."""
-    if response.streaming:
-        return b"".join(response.streaming_content).decode()
-    return response.content.decode()
+    """The body of any response, streamed (static files) or not, as text; an image's bytes as
+    latin-1 (one character each), so a search for ASCII text (a draft's slug) still finds it."""
+    data = b"".join(response.streaming_content) if response.streaming else response.content
+    return data.decode("latin-1" if response["Content-Type"].startswith("image/") else "utf-8")
 
 
 def distilled():

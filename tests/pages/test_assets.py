@@ -1,5 +1,7 @@
 """Static files served by the site itself (DEBUG on or off), and the code-highlighting stylesheet."""
 
+import json
+import struct
 from pathlib import Path
 
 from django.conf import settings
@@ -15,7 +17,7 @@ def test_site_css_is_served_with_debug_off(imported, client):
     response = client.get("/static/pages/site.css")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/css")
-    assert "prefers-color-scheme: dark" in body_of(response)
+    assert ':root[data-theme="dark"] { color-scheme: dark; }' in body_of(response)
 
 
 def test_unknown_static_file_is_not_found(imported, client):
@@ -34,3 +36,49 @@ def test_highlight_css_is_up_to_date():
     regenerate = "python -m pages.highlight > pages/static/pages/highlight.css"
     assert committed == stylesheet(), f"out of date: {regenerate}"
     assert ".highlight .k " in committed and "@media (prefers-color-scheme: dark)" in committed
+    assert ':root[data-theme="dark"] .highlight .k ' in committed  # the visitor's choice wins
+
+
+def test_icons_and_manifest(get):
+    response, body = get("/favicon.ico")
+    assert response["Content-Type"] == "image/vnd.microsoft.icon"
+    assert body.encode("latin-1").startswith(b"\x00\x00\x01\x00")  # an ICO header
+    _, page = get("/")
+    for tag in [
+        '<link rel="icon" href="/favicon.ico" sizes="48x48">',
+        '<link rel="icon" href="/static/pages/favicon.svg" type="image/svg+xml">',
+        '<link rel="apple-touch-icon" href="/static/pages/apple-touch-icon.png">',
+        '<link rel="manifest" href="/site.webmanifest">',
+    ]:
+        assert tag in page
+    response, apple = get("/static/pages/apple-touch-icon.png")
+    assert png_size(apple) == (180, 180)
+
+    response, body = get("/site.webmanifest")
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(body)
+    assert manifest["name"] == "Test Portfolio" and manifest["start_url"] == "/"
+    assert manifest["theme_color"] == manifest["background_color"] == "#fcfcfd"
+    sizes = {}
+    for icon in manifest["icons"]:
+        response, data = get(icon["src"])
+        assert response["Content-Type"] == icon["type"], icon
+        if icon["type"] == "image/png":
+            sizes[icon["sizes"]] = png_size(data)
+    assert sizes == {"192x192": (192, 192), "512x512": (512, 512)}
+
+
+def png_size(data):
+    """(width, height) from a PNG's header, read as body_of gives it (latin-1 text)."""
+    raw = data.encode("latin-1")
+    assert raw.startswith(b"\x89PNG\r\n\x1a\n")
+    return struct.unpack(">II", raw[16:24])
+
+
+def test_theme_script_runs_before_the_stylesheets(get):
+    for path in ["/", "/articles/first-post", "/contact", "/contact/thanks"]:
+        _, page = get(path)
+        head = page.split("</head>")[0]
+        script = '<script src="/static/pages/theme.js"></script>'  # synchronous: no defer, no async
+        assert script in head and head.index(script) < head.index('rel="stylesheet"'), path
+        assert "<script>" not in page and " style=" not in page, path  # nothing a strict CSP refuses

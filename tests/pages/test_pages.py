@@ -3,7 +3,7 @@
 import pytest
 
 from portfolio.content.models import Article, Project
-from tests.content_builder import SITE_URL
+from tests.content_builder import DRAFT_SLUG, SITE_URL
 
 
 def in_order(body, *texts):
@@ -124,3 +124,26 @@ def test_lists_do_not_grow_queries_with_content(get, django_assert_max_num_queri
     for path, queries in [("/", 4), ("/projects", 2), ("/articles", 2), ("/stack", 4), ("/llms.txt", 3)]:
         with django_assert_max_num_queries(queries):
             get(path)
+
+
+def test_articles_link_to_their_published_neighbours(get):
+    # Newest first: unicode-post, crlf-post, same-day, (secret-draft: a draft), first-post.
+    pagers = {}
+    for slug in ["unicode-post", "crlf-post", "same-day", "first-post"]:
+        _, body = get(f"/articles/{slug}")
+        assert DRAFT_SLUG not in body, slug
+        pagers[slug] = body.split('<nav class="pager" aria-label="More articles">')[1].split("</nav>")[0]
+    crlf = pagers["crlf-post"]
+    assert 'href="/articles/same-day" rel="prev"><span>Previous</span> Same day published</a>' in crlf
+    assert 'href="/articles/unicode-post" rel="next"><span>Next</span> Ünïcode ✓ 日本語</a>' in crlf
+    # The draft sorts between same-day and first-post: it is skipped, never linked.
+    assert 'href="/articles/first-post" rel="prev"' in pagers["same-day"]
+    assert 'href="/articles/same-day" rel="next"' in pagers["first-post"]
+    assert 'rel="next"' not in pagers["unicode-post"] and 'rel="prev"' not in pagers["first-post"]
+
+
+def test_article_shows_its_reading_time(get):
+    assert '<span class="reading-time">1 min read</span>' in get("/articles/first-post")[1]
+    # 600 words at 230 a minute, counted without the markup: 2.6 minutes, shown as 3.
+    Article.objects.filter(slug="first-post").update(body_html="<p><em>word</em> word</p>\n" * 300)
+    assert '<span class="reading-time">3 min read</span>' in get("/articles/first-post")[1]

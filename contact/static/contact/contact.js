@@ -7,6 +7,12 @@
     var button = form.querySelector("button[type=submit]");
     var status = form.querySelector("[data-status]");
 
+    // The status line's text and look (site.css styles [data-state]): sending, sent or error.
+    function say(state, text) {
+      status.setAttribute("data-state", state);
+      status.textContent = text;
+    }
+
     function clearErrors() {
       form.querySelectorAll("[data-error-for]").forEach(function (slot) {
         slot.textContent = "";
@@ -14,6 +20,15 @@
         if (input) input.removeAttribute("aria-invalid");
       });
     }
+
+    // An error stays until its field is edited.
+    form.addEventListener("input", function (event) {
+      var slot = form.querySelector('[data-error-for="' + event.target.name + '"]');
+      if (slot && event.target.hasAttribute("aria-invalid")) {
+        slot.textContent = "";
+        event.target.removeAttribute("aria-invalid");
+      }
+    });
 
     function showFieldErrors(fields) {
       var first = null;
@@ -36,7 +51,8 @@
         data[name] = value;
       });
       button.disabled = true;
-      status.textContent = "Sending…";
+      form.setAttribute("aria-busy", "true");
+      say("sending", "Sending…");
       fetch(form.action, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -51,24 +67,25 @@
             .then(function (body) {
               if (response.ok) {
                 form.reset();
-                status.textContent = "Thank you: your message was sent.";
+                say("sent", "Thank you: your message was sent.");
                 return;
               }
               var error = body.error || {};
               if (error.fields) showFieldErrors(error.fields);
               if (response.status === 429) {
                 var wait = Math.ceil(Number(response.headers.get("Retry-After") || 60) / 60);
-                status.textContent = "Too many messages. Please try again in " + wait + " minute(s).";
+                say("error", "Too many messages. Please try again in " + wait + " minute(s).");
               } else {
-                status.textContent = "Your message was not sent. " + (error.message || "Please try again later.");
+                say("error", "Your message was not sent. " + (error.message || "Please try again later."));
               }
             });
         })
         .catch(function () {
-          status.textContent = "Your message was not sent: the network failed. Please try again.";
+          say("error", "Your message was not sent: the network failed. Please try again.");
         })
         .then(function () {
           button.disabled = false;
+          form.removeAttribute("aria-busy");
         });
     });
   }
