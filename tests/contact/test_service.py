@@ -208,7 +208,9 @@ def test_each_error_is_a_page_for_a_browser_with_no_imported_site(service):
         assert "<h1>Your message was not sent</h1>" in page
         assert '<link rel="stylesheet" href="/static/pages/site.css">' in page
         # The service is another host: the header names the site and links to its pages.
-        assert '<a class="site-name" href="https://portfolio.test/">portfolio.test</a>' in page
+        assert re.search(
+            r'<a class="site-name" href="https://portfolio.test/">.*?portfolio.test</span>', page, re.S
+        )
         assert f'href="{SITE_ORIGIN}/contact"' in page
     assert "<strong>Email</strong>: Enter a valid email address." in answers[400][2].decode()
     assert answers[429][1]["Retry-After"]
@@ -231,7 +233,7 @@ def test_a_message_is_stored_mailed_and_thanked_once(service):
     status, headers, body = request(service.port, "GET", "/contact/thanks")
     assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
     assert "<h1>Thank you</h1>" in body.decode()
-    assert '<a href="https://portfolio.test/">Back to the home page</a>' in body.decode()
+    assert re.search(r'<a [^>]*href="https://portfolio.test/">Back to the home page</a>', body.decode())
 
 
 def test_a_double_click_reaching_both_workers_at_once_is_stored_once(service):
