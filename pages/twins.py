@@ -56,7 +56,8 @@ def article_markdown(item):
 
 
 def _twin(item, facts, sections):
-    facts += [("Page", item["url"]), ("JSON", item["apiUrl"])]
+    # The JSON's .json form: it works on every host (the spec's path forms).
+    facts += [("Page", item["url"]), ("JSON", item["apiUrl"] + ".json")]
     parts = [
         f"# {oneline(item['title'])}",
         "\n".join(f"- {name}: {oneline(value)}" for name, value in facts),
