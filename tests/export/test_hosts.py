@@ -16,6 +16,8 @@ from portfolio.export.hosts import PAGES, REWRITES, content_security_policy, hea
 from tests.content_builder import SITE_URL
 from tests.server import fetch, free_port, wait_for
 
+from .conftest import start_nginx
+
 HOSTS = settings.BASE_DIR / "tests" / "hosts"
 PAGES = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicode-post", "/stack",
          "/developers", "/contact", "/contact/thanks"]  # fmt: skip
@@ -72,25 +74,6 @@ def check_host(base, site, *, json_404):
     if json_404:
         assert json.loads(body) == json.loads((site / "api/v1/404.html").read_bytes())
     check_headers(base, site)
-
-
-@pytest.fixture
-def background(request):
-    """Start a server process in its own process group; stop the whole group after the test."""
-    processes = []
-
-    def start(args, **kwargs):
-        process = subprocess.Popen(
-            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            start_new_session=True, **kwargs,
-        )  # fmt: skip
-        processes.append(process)
-        return process
-
-    yield start
-    for process in processes:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=10)
 
 
 def test_cloudflare_pages(built_site, background):
@@ -172,25 +155,8 @@ def test_header_rules_cover_every_page_and_never_set_a_header_twice(built_site):
 
 
 def test_nginx_with_the_readme_config(built_site, background, tmp_path):
-    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
-    if not nginx:
-        pytest.skip("nginx is not installed (make test installs Debian's nginx)")
-    port = free_port()
-    server = (settings.BASE_DIR / "deploy" / "nginx.conf").read_text()
-    server = server.replace("listen 8080;", f"listen 127.0.0.1:{port};").replace(
-        "/srv/portfolio/dist", str(built_site)
-    )
-    (tmp_path / "nginx.conf").write_text(
-        # pytest's temporary folders are private: run the workers as this user, not nobody.
-        ("user root;\n" if os.geteuid() == 0 else "")
-        + f"pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log; daemon off;\n"
-        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
-        f"client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path}; fastcgi_temp_path {tmp_path};\n"
-        f"uwsgi_temp_path {tmp_path}; scgi_temp_path {tmp_path};\n{server}\n}}\n"
-    )
-    process = background([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
-    wait_for(f"http://127.0.0.1:{port}/", process, timeout=20)
-    check_host(f"http://127.0.0.1:{port}", built_site, json_404=True)
+    base = start_nginx(built_site, background, tmp_path)
+    check_host(base, built_site, json_404=True)
 
 
 def test_readme_shows_the_tested_nginx_config():
