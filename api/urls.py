@@ -49,7 +49,10 @@ urlpatterns = [
     path("api/v1/stack", stack, name="stack"),
     distill_path("openapi.json", views.OpenApiView.as_view(), name="openapi", distill_file="openapi.json"),
     distill_path(
-        ".well-known/api-catalog", catalog.api_catalog, name="api-catalog", distill_file=".well-known/api-catalog"
+        ".well-known/api-catalog",
+        catalog.api_catalog,
+        name="api-catalog",
+        distill_file=".well-known/api-catalog",
     ),
     # The JSON 404, frozen as api/v1/404.html: Cloudflare Pages answers a missing file with the
     # nearest 404.html up the tree, so unknown API paths get the API's error body, not a page.

@@ -59,7 +59,7 @@ def hashed_storage():
     for name, (source, path) in found.items():
         with source.open(path) as handle:
             storage._save(name, handle)
-    for name, _hashed, processed in storage.post_process(found):
+    for _name, _hashed, processed in storage.post_process(found):
         if isinstance(processed, Exception):
             raise processed  # e.g. a url() in a stylesheet naming a file that does not exist
     storage.source_of = {hashed: name for name, hashed in storage.hashed_files.items()}

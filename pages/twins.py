@@ -42,7 +42,9 @@ def project_markdown(item):
     facts.append(("Source", item["github"]))
     sections = [item["description"]]
     if item["caseStudy"]:
-        case_study = "\n".join(f"- {oneline(key)}: {oneline(value)}" for key, value in item["caseStudy"].items())
+        case_study = "\n".join(
+            f"- {oneline(key)}: {oneline(value)}" for key, value in item["caseStudy"].items()
+        )
         sections.append(f"## Case study\n\n{case_study}")
     return _twin(item, facts, sections)
 

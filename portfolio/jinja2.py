@@ -5,8 +5,8 @@ instead of ~0.5 ms, and a build renders 10,000+ pages and lists of thousands of 
 and django.contrib.sitemaps keep their own DTL templates (the second engine).
 
 The templates see what the DTL ones did: `static` (content-hashed names, pages.assets) and `url`
-(reverse, positional arguments: `url("pages:project", slug)`) as globals, and the filters below. `{% csrf_token %}` would be
-`{{ csrf_input }}` (the backend provides it, with `request`).
+(reverse, positional arguments: `url("pages:project", slug)`) as globals, and the filters below.
+`{% csrf_token %}` would be `{{ csrf_input }}` (the backend provides it, with `request`).
 """
 
 import datetime

@@ -173,7 +173,9 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
                 place(text.encode(), name, tmp, previous_dir)
             with phases("verify"):
                 problems += verifier.check_site(lambda path: (tmp / path).read_bytes())
-                problems += verifier.check_agent_surfaces(lambda path: (tmp / path).read_bytes(), rendered_paths)
+                problems += verifier.check_agent_surfaces(
+                    lambda path: (tmp / path).read_bytes(), rendered_paths
+                )
                 if carried and manifest.get("drafts") != drafts_key:
                     for target in carried:  # new or renamed drafts: look for them in what was kept too
                         problems += verifier.draft_leaks(target.path, (tmp / target.path).read_bytes())

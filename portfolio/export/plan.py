@@ -3,7 +3,8 @@
 django-distill stays the one registry of URLs (`distill_path` in each app's urls.py). The export
 adds a dependency key to each: a detail page, markdown twin or JSON file depends on its own item,
 static assets on the code, llms-full.txt on every item including its body, everything else (lists,
-index, feed, sitemaps, llms.txt...) on what the lists show of the whole published set. A file whose key is unchanged since the last build is carried over instead of re-rendered.
+index, feed, sitemaps, llms.txt...) on what the lists show of the whole published set. A file
+whose key is unchanged since the last build is carried over instead of re-rendered.
 """
 
 import hashlib
@@ -106,7 +107,9 @@ class Keys:
         stack = Stack.objects.values_list("content_hash", flat=True).get()
         self.site = hash_of(self.code, site)
         self.all = hash_of(self.site, stack, listed(Project.objects), listed(Article.objects.published()))
-        self.bodies = hash_of(self.all, sorted(self.items["projects"].items()), sorted(self.items["articles"].items()))
+        self.bodies = hash_of(
+            self.all, sorted(self.items["projects"].items()), sorted(self.items["articles"].items())
+        )
 
     def __call__(self, target):
         if target.depends == "global":

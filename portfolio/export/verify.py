@@ -163,9 +163,7 @@ class Verifier:
     def check_llms_full(self, text, read):
         """Every published item once (by its twin's Page line), nothing else."""
         pages = [match["url"] for match in TWIN_PAGE_LINE.finditer(text)]
-        published = {
-            item["url"] for path, key in LIST_KEYS.items() for item in json.loads(read(path))[key]
-        }
+        published = {item["url"] for path, key in LIST_KEYS.items() for item in json.loads(read(path))[key]}
         if len(pages) != len(set(pages)) or set(pages) != published:
             extra, missing = sorted(set(pages) - published), sorted(published - set(pages))
             return [f"llms-full.txt: holds {len(pages)} items, not the {len(published)} published "
@@ -180,7 +178,9 @@ class Verifier:
         problems = []
         for context in linkset:
             if context.get("anchor") != f"{self.base_url}/api/v1":
-                problems.append(f".well-known/api-catalog: anchor {context.get('anchor')!r} is not the API base")
+                problems.append(
+                    f".well-known/api-catalog: anchor {context.get('anchor')!r} is not the API base"
+                )
             for relation in ("service-desc", "service-doc", "item"):
                 targets = context.get(relation) or []
                 if not targets:

@@ -72,7 +72,9 @@ def start_nginx(site, background, tmp_path):
         pytest.skip("nginx is not installed (make test installs Debian's nginx)")
     port = free_port()
     server = (settings.BASE_DIR / "deploy" / "nginx.conf").read_text()
-    server = server.replace("listen 8080;", f"listen 127.0.0.1:{port};").replace("/srv/portfolio/dist", str(site))
+    server = server.replace("listen 8080;", f"listen 127.0.0.1:{port};").replace(
+        "/srv/portfolio/dist", str(site)
+    )
     (tmp_path / "nginx.conf").write_text(
         # pytest's temporary folders are private: run the workers as this user, not nobody.
         ("user root;\n" if os.geteuid() == 0 else "")

@@ -4,15 +4,13 @@ Netlify (its own rule parsers), nginx (the README's config) and a plain static s
 import json
 import os
 import re
-import shutil
-import signal
 import subprocess
 import sys
 
 import pytest
 from django.conf import settings
 
-from portfolio.export.hosts import PAGES, REWRITES, content_security_policy, headers_file, headers_for, rewrite
+from portfolio.export.hosts import REWRITES, content_security_policy, headers_file, headers_for, rewrite
 from tests.content_builder import SITE_URL
 from tests.server import fetch, free_port, wait_for
 

@@ -117,7 +117,9 @@ def test_llms_full_must_hold_every_published_item_once(agent_site):
     first = text.index("\n---\n\n")
     site["llms-full.txt"] = text[:first].encode()  # the summary alone
     [problem] = verifier(site).check_agent_surfaces(site.__getitem__, ["llms-full.txt"])
-    assert problem.startswith("llms-full.txt: holds 0 items, not the 8 published (not published: []; missing:")
+    assert problem.startswith(
+        "llms-full.txt: holds 0 items, not the 8 published (not published: []; missing:"
+    )
     site["llms-full.txt"] = (text + text[first:]).encode()  # every twin twice
     assert verifier(site).check_agent_surfaces(site.__getitem__, ["llms-full.txt"])
 

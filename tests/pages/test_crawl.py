@@ -14,7 +14,13 @@ def test_every_distilled_url_answers_as_the_export_expects(imported, client):
     paths = {path for path, _ in urls}
     for expected in ["/", "/projects", "/articles", "/stack", "/developers", "/404", "/llms.txt"]:
         assert expected in paths
-    for expected in ["/feed.xml", "/sitemap-index.xml", "/robots.txt", "/llms-full.txt", "/.well-known/api-catalog"]:
+    for expected in [
+        "/feed.xml",
+        "/sitemap-index.xml",
+        "/robots.txt",
+        "/llms-full.txt",
+        "/.well-known/api-catalog",
+    ]:
         assert expected in paths
     assert [path for path in paths if re.fullmatch(r"/static/pages/site\.[0-9a-f]{12}\.css", path)]
     assert "/projects/alpha-one" in paths and "/articles/first-post" in paths

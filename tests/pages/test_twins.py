@@ -32,7 +32,10 @@ def test_article_twin_keeps_unicode_and_normalised_line_endings(get):
 
 
 def test_twin_is_its_api_document_rewritten(get):
-    for kind, slug, markdown in [("projects", "gamma", project_markdown), ("articles", "first-post", article_markdown)]:
+    for kind, slug, markdown in [
+        ("projects", "gamma", project_markdown),
+        ("articles", "first-post", article_markdown),
+    ]:
         _, document = get(f"/api/v1/{kind}/{slug}.json")
         assert get(f"/{kind}/{slug}.md")[1] == markdown(json.loads(document))
 
