@@ -57,7 +57,12 @@ def get(uri):
 
     response = _handler(environ(uri), start_response)
     try:
-        body = b"".join(response)
+        if response.streaming:  # llms-full.txt: tens of megabytes, held once rather than twice
+            body = bytearray()
+            for chunk in response:
+                body += chunk
+        else:
+            body = b"".join(response)
     finally:
         response.close()
     return answer["status"], answer["headers"], body

@@ -29,11 +29,12 @@ LINK_SOURCES = {
     "llms.txt": re.compile(r"\]\((?P<url>[^)\s]+)\)"),
     "feed.xml": re.compile(r"""(?:href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)"""),
 }
+WINDOW = 4 << 20  # bytes of a file searched for drafts at once
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
 ITEM_JSON = re.compile(r"api/v1/(?P<kind>projects|articles)/(?P<slug>[^/]+)\.json")
 TWIN = re.compile(r"(?P<kind>projects|articles)/(?P<slug>[^/]+)\.md")
 TWIN_MARKDOWN = {"projects": project_markdown, "articles": article_markdown}
-TWIN_PAGE_LINE = re.compile(r"^- Page: (?P<url>\S+)$", re.M)
+TWIN_PAGE_LINE = re.compile(rb"^- Page: (?P<url>\S+)$", re.M)  # bytes: llms-full.txt is large
 
 
 class Verifier:
@@ -54,6 +55,7 @@ class Verifier:
                 self.leaks.add_word(f'"title":{encoded}', ("title", slug))
         if drafts:
             self.leaks.make_automaton()
+            self.overlap = max(len(word.encode()) for word in self.leaks.keys()) + 8
 
     # --- per file ---------------------------------------------------------------------------
 
@@ -66,12 +68,19 @@ class Verifier:
     def draft_leaks(self, path, body):
         if not self.drafts:
             return []
-        text = body.decode("utf-8", "replace")
         found = set()
-        for end, (kind, slug) in self.leaks.iter(text):
-            if kind == "address" and end + 1 < len(text) and SLUG_CHARS.match(text[end + 1]):
-                continue  # the address of a longer slug that merely starts the same way
-            found.add(f"{path}: holds the {kind} of draft articles/{slug}.md")
+        # A large file (llms-full.txt: tens of MB) is searched a window at a time rather than
+        # decoded whole; each window overlaps the next by more than any needle, so a match that
+        # a window's end cuts is found whole in the next one.
+        for start in range(0, max(len(body), 1), WINDOW):
+            last = start + WINDOW + self.overlap >= len(body)
+            text = body[start : start + WINDOW + self.overlap].decode("utf-8", "replace")
+            for end, (kind, slug) in self.leaks.iter(text):
+                if kind == "address" and end + 1 == len(text) and not last:
+                    continue  # its next character is in the next window, which sees it whole
+                if kind == "address" and end + 1 < len(text) and SLUG_CHARS.match(text[end + 1]):
+                    continue  # the address of a longer slug that merely starts the same way
+                found.add(f"{path}: holds the {kind} of draft articles/{slug}.md")
         return sorted(found)
 
     def check_api_json(self, target, body):
@@ -155,14 +164,14 @@ class Verifier:
             if read(path).decode() != TWIN_MARKDOWN[match["kind"]](document):
                 problems.append(f"{path}: differs from its item's API document")
         if "llms-full.txt" in rendered:
-            problems += self.check_llms_full(read("llms-full.txt").decode(), read)
+            problems += self.check_llms_full(read("llms-full.txt"), read)
         if ".well-known/api-catalog" in rendered:
             problems += self.check_catalog(read(".well-known/api-catalog"))
         return problems
 
-    def check_llms_full(self, text, read):
+    def check_llms_full(self, body, read):
         """Every published item once (by its twin's Page line), nothing else."""
-        pages = [match["url"] for match in TWIN_PAGE_LINE.finditer(text)]
+        pages = [match["url"].decode() for match in TWIN_PAGE_LINE.finditer(body)]
         published = {item["url"] for path, key in LIST_KEYS.items() for item in json.loads(read(path))[key]}
         if len(pages) != len(set(pages)) or set(pages) != published:
             extra, missing = sorted(set(pages) - published), sorted(published - set(pages))

@@ -80,7 +80,7 @@ def agent_site(imported, client):
     for kind, slugs in [("projects", ["alpha-one", "beta_two", "delta", "gamma"]),
                         ("articles", ["crlf-post", "first-post", "same-day", "unicode-post"])]:  # fmt: skip
         paths += [f"{kind}/{slug}.md" for slug in slugs] + [f"api/v1/{kind}/{slug}.json" for slug in slugs]
-    site = {path: client.get("/" + path.removesuffix(".html")).content for path in paths}
+    site = {path: b"".join(client.get("/" + path.removesuffix(".html"))) for path in paths}
     openapi = json.loads(site["openapi.json"])
     return site, lambda files: Verifier(BASE, set(files), openapi, [("secret-draft", "Secret draft title")])
 
@@ -113,14 +113,14 @@ def test_every_item_has_one_twin_and_no_draft_has_one(agent_site):
 
 def test_llms_full_must_hold_every_published_item_once(agent_site):
     site, verifier = agent_site
-    text = site["llms-full.txt"].decode()
-    first = text.index("\n---\n\n")
-    site["llms-full.txt"] = text[:first].encode()  # the summary alone
+    text = site["llms-full.txt"]
+    first = text.index(b"\n---\n\n")
+    site["llms-full.txt"] = text[:first]  # the summary alone
     [problem] = verifier(site).check_agent_surfaces(site.__getitem__, ["llms-full.txt"])
     assert problem.startswith(
         "llms-full.txt: holds 0 items, not the 8 published (not published: []; missing:"
     )
-    site["llms-full.txt"] = (text + text[first:]).encode()  # every twin twice
+    site["llms-full.txt"] = text + text[first:]  # every twin twice
     assert verifier(site).check_agent_surfaces(site.__getitem__, ["llms-full.txt"])
 
 
@@ -135,3 +135,13 @@ def test_every_catalog_link_must_resolve_on_the_site(agent_site):
         f".well-known/api-catalog: links to {BASE}/api/v2.json, which no built file serves",
         ".well-known/api-catalog: item 'https://elsewhere.example/' is not on the site",
     ]
+
+
+def test_a_draft_is_found_in_a_file_larger_than_a_search_window(verifier, monkeypatch):
+    monkeypatch.setattr("portfolio.export.verify.WINDOW", 64)
+    filler = "é" * 40  # multibyte characters cut by the windows' ends
+    for offset in range(0, 80, 7):
+        body = (filler[: offset // 2] + "x" * offset + "/articles/secret-draft" + filler).encode()
+        assert verifier.draft_leaks("f", body) == ["f: holds the address of draft articles/secret-draft.md"]
+        longer = body.replace(b"secret-draft", b"secret-draft-two")
+        assert verifier.draft_leaks("f", longer) == [], offset
