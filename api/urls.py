@@ -10,7 +10,7 @@ from django_distill import distill_path
 
 from portfolio.content.distill import project_slugs, published_article_slugs
 
-from . import views
+from . import catalog, views
 
 app_name = "api"
 
@@ -48,6 +48,12 @@ urlpatterns = [
     distill_path("api/v1/stack.json", stack, name="stack-json", distill_file="api/v1/stack.json"),
     path("api/v1/stack", stack, name="stack"),
     distill_path("openapi.json", views.OpenApiView.as_view(), name="openapi", distill_file="openapi.json"),
+    distill_path(
+        ".well-known/api-catalog",
+        catalog.api_catalog,
+        name="api-catalog",
+        distill_file=".well-known/api-catalog",
+    ),
     # The JSON 404, frozen as api/v1/404.html: Cloudflare Pages answers a missing file with the
     # nearest 404.html up the tree, so unknown API paths get the API's error body, not a page.
     distill_path(

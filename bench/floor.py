@@ -6,10 +6,11 @@
 For every project and published article: read the file, parse its YAML front matter (PyYAML's C
 loader when available), render the body with Python-Markdown and the project's own extensions
 (imported from portfolio.content.markdown, so the two cannot drift; Pygments highlights the code),
-then write one HTML page and one JSON document; finally write the project and article lists as
-JSON, newest first. Files are spread over a process pool, one worker per core by default.
-No Django, no database, no validation, no templates: the build should come within a small factor
-of this, and bench/run.py measures how close it gets.
+then write one HTML page, one JSON document and one markdown twin; finally write the project and
+article lists as JSON and every twin into llms-full.txt, newest first. Files are spread over a
+process pool, one worker per core by default. No Django, no database, no validation, no
+templates: the build should come within a small factor of this, and bench/run.py measures how
+close it gets.
 """
 
 import argparse
@@ -74,6 +75,8 @@ def build_one(job):
     document = {"slug": slug, **meta, "body": body, "html": body_html}
     with open(os.path.join(_out, "api", "v1", kind, slug + ".json"), "w", encoding="utf-8") as handle:
         handle.write(json.dumps(document, ensure_ascii=False))
+    with open(os.path.join(_out, kind, slug + ".md"), "w", encoding="utf-8") as handle:
+        handle.write(f"# {meta['title']}\n\n- Date: {meta['date']}\n\n{body}")
     return kind, {"slug": slug, **{key: meta[key] for key in LIST_FIELDS if key in meta}}
 
 
@@ -100,6 +103,12 @@ def build(content, out, workers):
     for kind in KINDS:
         document = {"items": newest_first(lists[kind])}
         (out / "api" / "v1" / f"{kind}.json").write_text(json.dumps(document, ensure_ascii=False))
+    every = newest_first([{**item, "kind": kind} for kind in KINDS for item in lists[kind]])
+    with open(out / "llms-full.txt", "w", encoding="utf-8") as handle:
+        for item in every:
+            handle.write(
+                (out / item["kind"] / f"{item['slug']}.md").read_text(encoding="utf-8") + "\n---\n\n"
+            )
     stack = yaml.load((content / "stack.yaml").read_text(encoding="utf-8"), Loader=Loader)
     (out / "api" / "v1" / "stack.json").write_text(json.dumps(stack, default=str, ensure_ascii=False))
     return len(jobs), sum(len(items) for items in lists.values())

@@ -7,7 +7,7 @@ from django_distill import distill_path
 
 from portfolio.content.distill import project_slugs, published_article_slugs
 
-from . import assets, media, sitemaps, views
+from . import assets, media, sitemaps, twins, views
 from .feeds import SiteFeed
 
 text_plain = "text/plain; charset=utf-8"
@@ -23,6 +23,21 @@ urlpatterns = [
         name="project",
         distill_func=project_slugs,
         distill_file="projects/{}.html",
+    ),
+    # Markdown twins (pages/twins.py). A <slug> holds no dot, so the pages never match `x.md`.
+    distill_path(
+        "projects/<slug:slug>.md",
+        twins.ProjectTwin.as_view(),
+        name="project-md",
+        distill_func=project_slugs,
+        distill_file="projects/{}.md",
+    ),
+    distill_path(
+        "articles/<slug:slug>.md",
+        twins.ArticleTwin.as_view(),
+        name="article-md",
+        distill_func=published_article_slugs,
+        distill_file="articles/{}.md",
     ),
     distill_path("articles", views.article_list, name="articles", distill_file="articles.html"),
     distill_path(
@@ -40,6 +55,7 @@ urlpatterns = [
         "404", views.not_found_page, name="not-found", distill_file="404.html", distill_status_codes=(404,)
     ),
     distill_path("llms.txt", views.LlmsTxtView.as_view(), name="llms-txt", distill_file="llms.txt"),
+    distill_path("llms-full.txt", twins.llms_full, name="llms-full", distill_file="llms-full.txt"),
     distill_path(
         "robots.txt",
         TemplateView.as_view(template_name="pages/robots.txt", content_type=text_plain),

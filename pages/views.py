@@ -39,7 +39,11 @@ class ItemPage(DetailView):
     json_twin = None  # the item's JSON address, with a {slug} placeholder
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(json_twin=self.json_twin.format(slug=self.object.slug), **kwargs)
+        return super().get_context_data(
+            json_twin=self.json_twin.format(slug=self.object.slug),
+            markdown_twin=self.request.path + ".md",  # pages/twins.py
+            **kwargs,
+        )
 
     @classmethod
     def render_many(cls, requests):

@@ -4,9 +4,9 @@ Jinja2 rather than the Django template language for speed: an article page rende
 instead of ~0.5 ms, and a build renders 10,000+ pages and lists of thousands of items. The admin
 and django.contrib.sitemaps keep their own DTL templates (the second engine).
 
-The templates see what the DTL ones did: `static` and `url` (reverse, positional arguments:
-`url("pages:project", slug)`) as globals, and the filters below. `{% csrf_token %}` would be
-`{{ csrf_input }}` (the backend provides it, with `request`).
+The templates see what the DTL ones did: `static` (content-hashed names, pages.assets) and `url`
+(reverse, positional arguments: `url("pages:project", slug)`) as globals, and the filters below.
+`{% csrf_token %}` would be `{{ csrf_input }}` (the backend provides it, with `request`).
 """
 
 import datetime
@@ -15,12 +15,12 @@ import functools
 import jinja2
 from django.conf import settings
 from django.template import defaultfilters
-from django.templatetags.static import static as django_static
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.timezone import template_localtime
 from django.utils.translation import get_language
 
+from pages import assets
 from pages.plain_text import link_text, oneline
 from pages.social import social_image, structured_data
 
@@ -30,13 +30,14 @@ def url(viewname, *args):
 
 
 def static(path):
-    """The static() tag, remembered: every page asks for the same three files."""
-    return _static(path, settings.STATIC_URL)
+    """The static() tag with content-hashed names when DEBUG is off (pages.assets), remembered:
+    every page asks for the same three files."""
+    return _static(path, settings.STATIC_URL, settings.DEBUG)
 
 
 @functools.cache
-def _static(path, static_url):
-    return django_static(path)
+def _static(path, static_url, debug):
+    return assets.url(path)
 
 
 def date(value, format_string=None):

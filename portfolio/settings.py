@@ -140,6 +140,12 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The last finder knows the content-hashed names pages link with DEBUG off (pages/assets.py).
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "pages.assets.HashedNameFinder",
+]
 
 # Paths are spelled exactly as the spec writes them (`/projects`, not `/projects/`).
 APPEND_SLASH = False

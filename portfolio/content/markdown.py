@@ -16,6 +16,9 @@ EXTENSIONS = [
 ]
 EXTENSION_CONFIGS = {
     "codehilite": {"css_class": "highlight", "guess_lang": False},
+    # A column's alignment as an `align` attribute, not `style=`: the Content-Security-Policy
+    # (portfolio/export/hosts.py) allows no inline style.
+    "tables": {"use_align_attribute": True},
     # Unicode-aware ids so that a heading in any script still gets an anchor.
     "toc": {"permalink": "#", "permalink_title": "Link to this section", "slugify": slugify_unicode},
 }

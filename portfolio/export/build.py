@@ -161,7 +161,7 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
             files = {t.path for t in targets} | set(host_files)
             status, _, openapi = get("/openapi.json")
             verifier = Verifier(Site.load().base_url, files, json.loads(openapi), drafts)
-            problems, written = [], 0
+            problems, written, rendered_paths = [], 0, []
             previous_dir = out_dir if previous else None
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
@@ -170,10 +170,14 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
                 for rendered, file_problems in results:
                     problems += file_problems
                     written += not rendered.reused
+                    rendered_paths.append(rendered.path)
             for name, text in host_files.items():
                 place(text.encode(), name, tmp, previous_dir)
             with phases("verify"):
                 problems += verifier.check_site(lambda path: (tmp / path).read_bytes())
+                problems += verifier.check_agent_surfaces(
+                    lambda path: (tmp / path).read_bytes(), rendered_paths
+                )
                 if carried and manifest.get("drafts") != drafts_key:
                     for target in carried:  # new or renamed drafts: look for them in what was kept too
                         problems += verifier.draft_leaks(target.path, (tmp / target.path).read_bytes())

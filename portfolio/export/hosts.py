@@ -9,10 +9,17 @@ Host differences this handles:
 - Cloudflare allows 2,000 static and 100 dynamic rules: the rules below are 4 static and 4 dynamic
   however many articles there are.
 - Several `_headers` rules matching one path add up on Cloudflare (two Content-Types become
-  `application/json, application/json`), so the header rules never overlap.
+  `application/json, application/json`), so no two rules that match one path set the same header
+  (header_rules). A rule's header replaces the host's default of that name (Cloudflare's own
+  `Referrer-Policy`, `Cache-Control`...).
 """
 
 import re
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+from portfolio.content.models import Site
 
 # (source, destination) of 200 rewrites, in order: the topmost matching rule wins.
 REWRITES = [
@@ -26,20 +33,77 @@ REWRITES = [
     ("/api/v1/articles/:slug", "/api/v1/articles/:slug.json"),
 ]
 
-API_HEADERS = ["Content-Type: application/json", "Access-Control-Allow-Origin: *"]
 REVALIDATE = "Cache-Control: public, max-age=0, must-revalidate"
+ANYONE = "Access-Control-Allow-Origin: *"
+API_HEADERS = ["Content-Type: application/json", ANYONE, REVALIDATE]
+# RFC 9727 discovery: pages point to the API catalog, API documents to their description.
+CATALOG_LINK = '</.well-known/api-catalog>; rel="api-catalog"'
+SERVICE_DESC_LINK = '</openapi.json>; rel="service-desc"'
+# The human pages and, under /projects and /articles, their markdown twins. A `_headers` file
+# cannot say "every .html file", so they are listed (a test fails when a built page is missing);
+# every response, known or not, gets the security headers from `/*` in any case.
+# `/projects*` rather than `/projects` plus `/projects/*`: Netlify's `/projects/*` also matches
+# `/projects`, and the two would set the same headers twice there.
+PAGES = ["/", "/projects*", "/articles*", "/stack", "/developers", "/contact*"]
+STATIC = "/static/*"
+# Static names carry a content hash (pages/assets.py): a changed file is a new address.
+IMMUTABLE = "Cache-Control: public, max-age=31536000, immutable"
+MARKDOWN = ["Content-Type: text/markdown; charset=utf-8", ANYONE]
+TEXT = ["Content-Type: text/plain; charset=utf-8", ANYONE, REVALIDATE]
+CATALOG_TYPE = 'Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
 
-# (path pattern, headers); patterns never overlap, see above.
-HEADERS = [
-    ("/api/v1", [*API_HEADERS, REVALIDATE]),
-    ("/api/v1.json", [*API_HEADERS, REVALIDATE]),
-    ("/api/v1/*", [*API_HEADERS, REVALIDATE]),
-    ("/openapi.json", ["Access-Control-Allow-Origin: *", REVALIDATE]),
-    ("/llms.txt", ["Content-Type: text/plain; charset=utf-8", "Access-Control-Allow-Origin: *", REVALIDATE]),
-    ("/feed.xml", ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]),
-    # Asset names carry no content hash, so they are cached for an hour, not forever.
-    ("/static/*", ["Cache-Control: public, max-age=3600"]),
-]
+
+def content_security_policy():
+    """What the pages need and nothing else: their own styles, scripts (files, never inline),
+    images and fonts; no framing; the form posts (and contact.js fetches) to the site, or to the
+    contact service when it is on another origin (CONTACT_SERVICE_URL)."""
+    contact = ""
+    service = urlsplit(settings.CONTACT_SERVICE_URL)
+    if service.scheme and service.netloc:
+        site = urlsplit(Site.load().base_url)
+        if (service.scheme, service.netloc) != (site.scheme, site.netloc):
+            contact = f" {service.scheme}://{service.netloc}"
+    return (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
+        f"manifest-src 'self'; connect-src 'self'{contact}; form-action 'self'{contact}; "
+        "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+    )
+
+
+def security_headers():
+    return [
+        f"Content-Security-Policy: {content_security_policy()}",
+        "X-Content-Type-Options: nosniff",
+        "Referrer-Policy: strict-origin-when-cross-origin",
+        "Permissions-Policy: camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    ]
+
+
+def header_rules():
+    """(path pattern, headers) of `_headers`. Several rules may match one path (Cloudflare and
+    Netlify apply them all), but never two that set the same header: Cloudflare would join the
+    values (two Content-Types become `application/json, application/json`). `/*` holds the
+    security headers, so no other rule may set them."""
+    page = [f"Link: {CATALOG_LINK}", REVALIDATE]
+    index = [*API_HEADERS, f"Link: {CATALOG_LINK}, {SERVICE_DESC_LINK}"]
+    document = [*API_HEADERS, f"Link: {SERVICE_DESC_LINK}"]
+    return [
+        ("/*", security_headers()),
+        *((pattern, page) for pattern in PAGES),
+        ("/projects/*.md", MARKDOWN),
+        ("/articles/*.md", MARKDOWN),
+        ("/api/v1", index),
+        ("/api/v1.json", index),
+        # Placeholders, not `/api/v1/*`, which Netlify also matches to /api/v1 and /api/v1.json.
+        ("/api/v1/:collection", document),
+        ("/api/v1/:collection/:slug", document),
+        ("/openapi.json", [ANYONE, REVALIDATE]),
+        ("/.well-known/api-catalog", [CATALOG_TYPE, ANYONE, REVALIDATE]),
+        ("/llms.txt", TEXT),
+        ("/llms-full.txt", TEXT),
+        ("/feed.xml", ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]),
+        (STATIC, [IMMUTABLE]),
+    ]
 
 
 def redirects_file(extra_rules=()):
@@ -50,13 +114,27 @@ def redirects_file(extra_rules=()):
 
 
 def headers_file():
-    blocks = [pattern + "".join(f"\n  {header}" for header in headers) for pattern, headers in HEADERS]
+    rules = header_rules()
+    blocks = [pattern + "".join(f"\n  {header}" for header in headers) for pattern, headers in rules]
     return "\n".join(blocks) + "\n"
+
+
+def headers_for(path, rules=None):
+    """{lowercase name: [values]} of the `_headers` rules matching URL `path`, as Cloudflare
+    matches them (all rules apply; a splat `*` matches anything, a placeholder one segment)."""
+    found = {}
+    for pattern, headers in rules or header_rules():
+        if _compile(pattern).match(path):
+            for header in headers:
+                name, value = header.split(": ", 1)
+                found.setdefault(name.lower(), []).append(value)
+    return found
 
 
 def _compile(source):
     # As Cloudflare's rules engine does: a placeholder matches one path segment's characters.
     pattern = re.sub(r":([A-Za-z]\w*)", r"(?P<\1>[^/]+)", re.escape(source).replace(r"\:", ":"))
+    pattern = pattern.replace(re.escape("*"), ".*")  # a `_headers` splat matches anything
     return re.compile(f"^{pattern}$")
 
 

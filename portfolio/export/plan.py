@@ -1,10 +1,11 @@
 """What to build: every URL django-distill knows, the file it becomes, and what it depends on.
 
 django-distill stays the one registry of URLs (`distill_path` in each app's urls.py). The export
-adds a dependency key to each: a detail page or JSON file depends on its own item, static assets
-on the code, a media file on its bytes (a variant's name holds its source's hash), everything
-else (lists, index, feed, sitemaps, llms.txt...) on the whole published set. A file whose key is
-unchanged since the last build is carried over instead of re-rendered.
+adds a dependency key to each: a detail page, markdown twin or JSON file depends on its own item,
+static assets on the code, a media file on its bytes (a variant's name holds its source's hash),
+llms-full.txt on every item including its body, everything else (lists, index, feed, sitemaps,
+llms.txt...) on what the lists show of the whole published set. A file whose key is unchanged
+since the last build is carried over instead of re-rendered.
 """
 
 import hashlib
@@ -20,8 +21,10 @@ from portfolio.content import importer
 from portfolio.content.models import Article, MediaFile, Project, Site, Stack
 from portfolio.reversing import slug_reverser
 
-# A detail URL (page or JSON) of one item: it shows that item and the site identity only.
-ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json)?$")
+# A detail URL (page, markdown twin or JSON) of one item: it shows that item and the site identity only.
+ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json|\.md)?$")
+# Global files that hold every item's body too, not only what the lists show.
+EVERY_BODY = {"/llms-full.txt"}
 # Files whose bytes decide how every URL renders. Any change rebuilds everything.
 CODE_DIRS = ["api", "pages", "contact", "portfolio", "templates"]
 CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".txt", ".xml", ".json"}
@@ -32,7 +35,7 @@ class Target:
     uri: str  # "/projects/tidewater"
     path: str  # "projects/tidewater.html", relative to the output folder
     status_codes: tuple
-    depends: str  # "global", "static", "media:<path>", or "projects:<slug>" / "articles:<slug>"
+    depends: str  # "global", "bodies", "static", "media:<path>", or "projects:<slug>" / "articles:<slug>"
     route: str = ""  # the URL's name, "pages:project"
     params: tuple = ()  # its parameters, ("tidewater",)
 
@@ -54,6 +57,8 @@ def targets():
                 depends = "static"
             elif uri.startswith("/media/"):
                 depends = "media:" + path.removeprefix("media/")
+            elif uri in EVERY_BODY:
+                depends = "bodies"
             else:
                 depends = "global"
             found.append(Target(uri, path, tuple(pattern.distill_status_codes), depends, name, params))
@@ -112,10 +117,15 @@ class Keys:
         stack = Stack.objects.values_list("content_hash", flat=True).get()
         self.site = hash_of(self.code, site)
         self.all = hash_of(self.site, stack, listed(Project.objects), listed(Article.objects.published()))
+        self.bodies = hash_of(
+            self.all, sorted(self.items["projects"].items()), sorted(self.items["articles"].items())
+        )
 
     def __call__(self, target):
         if target.depends == "global":
             return self.all
+        if target.depends == "bodies":
+            return self.bodies
         if target.depends == "static":
             return self.code
         kind, slug = target.depends.split(":", 1)

@@ -57,7 +57,12 @@ def get(uri):
 
     response = _handler(environ(uri), start_response)
     try:
-        body = b"".join(response)
+        if response.streaming:  # llms-full.txt: tens of megabytes, held once rather than twice
+            body = bytearray()
+            for chunk in response:
+                body += chunk
+        else:
+            body = b"".join(response)
     finally:
         response.close()
     return answer["status"], answer["headers"], body
@@ -173,6 +178,10 @@ def _render_range(start, stop):
     return render_range(_job["targets"][start:stop], out_dir, previous_dir, check)
 
 
+def is_global(target):
+    return target.depends in ("global", "bodies")
+
+
 def render_all(targets, out_dir, previous_dir, check, workers, progress, sizes=None):
     """Yield (Rendered, problems) for every target; on `workers` processes when worth it.
     `sizes`: {path: bytes} of the previous build's files, if any."""
@@ -182,8 +191,11 @@ def render_all(targets, out_dir, previous_dir, check, workers, progress, sizes=N
     # workers finish together; detail pages follow in larger chunks, small enough to hold their
     # items in memory.
     sizes = sizes or {}
-    targets = sorted(targets, key=lambda target: (target.depends != "global", -sizes.get(target.path, 0)))
-    first_detail = next((i for i, t in enumerate(targets) if t.depends != "global"), total)
+    # llms-full.txt, the largest by far, goes first even with no previous build to measure.
+    first_size = {target.path: float("inf") for target in targets if target.depends == "bodies"}
+    sizes = {**first_size, **sizes}
+    targets = sorted(targets, key=lambda target: (not is_global(target), -sizes.get(target.path, 0)))
+    first_detail = next((i for i, t in enumerate(targets) if not is_global(t)), total)
     size = max(1, min(500, (total - first_detail) // (workers * 8)))
     ranges = [(i, i + 1) for i in range(first_detail)]
     ranges += [(i, min(i + size, total)) for i in range(first_detail, total, size)]

@@ -6,7 +6,10 @@ to a built file as a host serves it, and no draft is referenced anywhere (no fil
 address, no JSON item with its slug or title).
 Every HTML page's media references (img src and srcset, og:image, JSON-LD images) resolve.
 Across files (after rendering): lists and detail files agree, and every link into the site from
-llms.txt, the sitemaps and the feed resolves.
+llms.txt, the sitemaps and the feed resolves. The surfaces beyond the spec (check_agent_surfaces):
+every markdown twin rendered is its JSON document rewritten, each published item has one and no
+draft has, llms-full.txt holds every published item once, and every link of the API catalog
+resolves.
 """
 
 import html
@@ -17,6 +20,7 @@ from urllib.parse import unquote, urlsplit
 import ahocorasick
 
 from api.schema_check import ResponseCheck
+from pages.twins import article_markdown, project_markdown
 
 from .hosts import served_file
 
@@ -26,11 +30,16 @@ LINK_SOURCES = {
     "llms.txt": re.compile(r"\]\((?P<url>[^)\s]+)\)"),
     "feed.xml": re.compile(r"""(?:href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)"""),
 }
+WINDOW = 4 << 20  # bytes of a file searched for drafts at once
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
 # Media addresses in a page: attribute values (src, href, og:image's content), srcset candidates
 # and JSON-LD images, root-relative or absolute.
 MEDIA_URL = re.compile(r'(?:(?:src|href|content)="|"image":\s*")(?P<url>[^"\s]*/media/[^"\s]*)"')
 SRCSET = re.compile(r'srcset="(?P<set>[^"]*)"')
+ITEM_JSON = re.compile(r"api/v1/(?P<kind>projects|articles)/(?P<slug>[^/]+)\.json")
+TWIN = re.compile(r"(?P<kind>projects|articles)/(?P<slug>[^/]+)\.md")
+TWIN_MARKDOWN = {"projects": project_markdown, "articles": article_markdown}
+TWIN_PAGE_LINE = re.compile(rb"^- Page: (?P<url>\S+)$", re.M)  # bytes: llms-full.txt is large
 
 
 class Verifier:
@@ -51,6 +60,7 @@ class Verifier:
                 self.leaks.add_word(f'"title":{encoded}', ("title", slug))
         if drafts:
             self.leaks.make_automaton()
+            self.overlap = max(len(word.encode()) for word in self.leaks.keys()) + 8
 
     # --- per file ---------------------------------------------------------------------------
 
@@ -67,12 +77,19 @@ class Verifier:
     def draft_leaks(self, path, body):
         if not self.drafts:
             return []
-        text = body.decode("utf-8", "replace")
         found = set()
-        for end, (kind, slug) in self.leaks.iter(text):
-            if kind == "address" and end + 1 < len(text) and SLUG_CHARS.match(text[end + 1]):
-                continue  # the address of a longer slug that merely starts the same way
-            found.add(f"{path}: holds the {kind} of draft articles/{slug}.md")
+        # A large file (llms-full.txt: tens of MB) is searched a window at a time rather than
+        # decoded whole; each window overlaps the next by more than any needle, so a match that
+        # a window's end cuts is found whole in the next one.
+        for start in range(0, max(len(body), 1), WINDOW):
+            last = start + WINDOW + self.overlap >= len(body)
+            text = body[start : start + WINDOW + self.overlap].decode("utf-8", "replace")
+            for end, (kind, slug) in self.leaks.iter(text):
+                if kind == "address" and end + 1 == len(text) and not last:
+                    continue  # its next character is in the next window, which sees it whole
+                if kind == "address" and end + 1 < len(text) and SLUG_CHARS.match(text[end + 1]):
+                    continue  # the address of a longer slug that merely starts the same way
+                found.add(f"{path}: holds the {kind} of draft articles/{slug}.md")
         return sorted(found)
 
     def check_api_json(self, target, body):
@@ -149,4 +166,61 @@ class Verifier:
         for path in sorted(p for p in self.files if re.fullmatch(r"sitemap[^/]*\.xml", p)):
             for match in SITEMAP_LOC.finditer(read(path).decode()):
                 problems += self.check_link(path, html.unescape(match.group("url")))
+        return problems
+
+    # --- beyond the spec: markdown twins, llms-full.txt, the API catalog ----------------------
+
+    def check_agent_surfaces(self, read, rendered):
+        """`rendered`: the paths this build rendered (a carried file was checked when it was made,
+        and so was the JSON file it depends on, under the same key)."""
+        problems = [
+            f"articles/{slug}.md: a markdown twin for draft articles/{slug}.md"
+            for slug, _ in self.drafts
+            if f"articles/{slug}.md" in self.files
+        ]
+        twins = {m.group() for m in map(TWIN.fullmatch, self.files) if m}
+        documents = {f"{m['kind']}/{m['slug']}.md" for m in map(ITEM_JSON.fullmatch, self.files) if m}
+        for path in sorted(twins ^ documents)[:10]:
+            problems.append(f"{path}: {'no API document for this twin' if path in twins else 'no twin'}")
+        for path in sorted(twins & set(rendered)):
+            match = TWIN.fullmatch(path)
+            document = json.loads(read(f"api/v1/{path.removesuffix('.md')}.json"))
+            if read(path).decode() != TWIN_MARKDOWN[match["kind"]](document):
+                problems.append(f"{path}: differs from its item's API document")
+        if "llms-full.txt" in rendered:
+            problems += self.check_llms_full(read("llms-full.txt"), read)
+        if ".well-known/api-catalog" in rendered:
+            problems += self.check_catalog(read(".well-known/api-catalog"))
+        return problems
+
+    def check_llms_full(self, body, read):
+        """Every published item once (by its twin's Page line), nothing else."""
+        pages = [match["url"].decode() for match in TWIN_PAGE_LINE.finditer(body)]
+        published = {item["url"] for path, key in LIST_KEYS.items() for item in json.loads(read(path))[key]}
+        if len(pages) != len(set(pages)) or set(pages) != published:
+            extra, missing = sorted(set(pages) - published), sorted(published - set(pages))
+            return [f"llms-full.txt: holds {len(pages)} items, not the {len(published)} published "
+                    f"(not published: {extra[:5]}; missing: {missing[:5]})"]  # fmt: skip
+        return []
+
+    def check_catalog(self, body):
+        try:
+            linkset = json.loads(body)["linkset"]
+        except (ValueError, KeyError, TypeError) as exc:
+            return [f".well-known/api-catalog: not a linkset ({exc!r})"]
+        problems = []
+        for context in linkset:
+            if context.get("anchor") != f"{self.base_url}/api/v1":
+                problems.append(
+                    f".well-known/api-catalog: anchor {context.get('anchor')!r} is not the API base"
+                )
+            for relation in ("service-desc", "service-doc", "item"):
+                targets = context.get(relation) or []
+                if not targets:
+                    problems.append(f".well-known/api-catalog: no {relation} link")
+                for target in targets:
+                    href = str(target.get("href", ""))
+                    if not href.startswith(self.base_url + "/"):
+                        problems.append(f".well-known/api-catalog: {relation} {href!r} is not on the site")
+                    problems += self.check_link(".well-known/api-catalog", href)
         return problems

@@ -108,11 +108,12 @@ def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, t
     site()
     out = tmp_path / "site"
     inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
-    apply(content_dir, EDITS[0][1])  # a new body: only that article's page and JSON change
+    apply(content_dir, EDITS[0][1])  # a new body: the article's page, JSON and twin, and llms-full.txt
     result = site()
     changed = sorted(path for path in tree(out) if os.stat(out / path).st_ino != inodes[path])
-    assert changed == ["api/v1/articles/first-post.json", "articles/first-post.html"]
-    assert (result.rendered, result.written) == (2, 2), "no list shows a body: only the item re-renders"
+    assert changed == ["api/v1/articles/first-post.json", "articles/first-post.html",
+                       "articles/first-post.md", "llms-full.txt"]  # fmt: skip
+    assert (result.rendered, result.written) == (4, 4), "no list shows a body: only the item re-renders"
 
 
 def test_a_rebuild_with_no_change_leaves_the_folder_alone(site, tmp_path):

@@ -3,16 +3,18 @@ Netlify (its own rule parsers), nginx (the README's config) and a plain static s
 
 import json
 import os
-import shutil
-import signal
+import re
 import subprocess
 import sys
 
 import pytest
 from django.conf import settings
 
-from portfolio.export.hosts import REWRITES
+from portfolio.export.hosts import REWRITES, content_security_policy, headers_file, headers_for, rewrite
+from tests.content_builder import SITE_URL
 from tests.server import fetch, free_port, wait_for
+
+from .conftest import start_nginx
 
 HOSTS = settings.BASE_DIR / "tests" / "hosts"
 PAGES = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicode-post", "/stack",
@@ -21,6 +23,31 @@ PAGES = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicod
 
 def api_files(site):
     return sorted(str(p.relative_to(site)) for p in (site / "api").rglob("*.json")) + ["api/v1.json"]
+
+
+def header_paths(site):
+    """A URL of each kind of built file: pages, twins, both API forms, the text and linkset files,
+    every static file."""
+    static = ["/" + str(p.relative_to(site)) for p in sorted((site / "static").rglob("*")) if p.is_file()]
+    return [*PAGES, "/projects/alpha-one.md", "/articles/unicode-post.md", "/api/v1", "/api/v1.json",
+            "/api/v1/projects", "/api/v1/articles/unicode-post.json", "/openapi.json",
+            "/.well-known/api-catalog", "/llms.txt", "/llms-full.txt", "/feed.xml", *static]  # fmt: skip
+
+
+def check_headers(base, site):
+    """Each header `_headers` gives a URL, exactly once (two matching rules setting one header
+    would show as two values, or one joined by a comma); no Link header where it names none."""
+    for path in [*header_paths(site), "/no/such/page"]:
+        status, headers, body = fetch(base + path)
+        assert status == (404 if path == "/no/such/page" else 200), path
+        expected = headers_for(path)
+        assert "content-security-policy" in expected, path  # every response, pages and errors
+        for name, values in expected.items():
+            assert headers.get_all(name) == values, (path, name, headers.get_all(name))
+        if "link" not in expected:
+            assert headers.get("Link") is None, path
+    for name in ["projects/alpha-one.md", "llms-full.txt", ".well-known/api-catalog"]:
+        assert fetch(f"{base}/{name}")[2] == (site / name).read_bytes(), name
 
 
 def check_host(base, site, *, json_404):
@@ -47,25 +74,7 @@ def check_host(base, site, *, json_404):
     assert status == 404
     if json_404:
         assert json.loads(body) == json.loads((site / "api/v1/404.html").read_bytes())
-
-
-@pytest.fixture
-def background(request):
-    """Start a server process in its own process group; stop the whole group after the test."""
-    processes = []
-
-    def start(args, **kwargs):
-        process = subprocess.Popen(
-            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            start_new_session=True, **kwargs,
-        )  # fmt: skip
-        processes.append(process)
-        return process
-
-    yield start
-    for process in processes:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=10)
+    check_headers(base, site)
 
 
 def test_cloudflare_pages(built_site, background):
@@ -103,31 +112,53 @@ def test_netlify_parses_the_rules(built_site):
         (source, destination, 200) for source, destination in REWRITES
     ]
     headers = {rule["for"]: rule["values"] for rule in parsed["headers"]}
-    assert headers["/api/v1/*"]["Content-Type"] == "application/json"
+    assert headers["/api/v1/:collection/:slug"]["Content-Type"] == "application/json"
     assert headers["/llms.txt"]["Content-Type"] == "text/plain; charset=utf-8"
+    # Every built file's address gets, as Netlify matches `_headers` (against the rewrite target,
+    # with its own expressions), the headers Cloudflare gives it, each from one rule only.
+    rules = [(re.compile(rule["regexp"], re.I), rule["values"]) for rule in parsed["headers"]]
+    for path in url_paths(built_site):
+        found = {}
+        for regexp, values in rules:
+            if regexp.match(rewrite(path)):
+                for name, value in values.items():
+                    found.setdefault(name.lower(), []).append(value)
+        assert found == headers_for(path), path
+
+
+def url_paths(site):
+    """The address of every built file (pages without .html, API files in both forms)."""
+    for file in sorted(site.rglob("*")):
+        name = str(file.relative_to(site))
+        if not file.is_file() or name in ("_headers", "_redirects"):
+            continue
+        if name.endswith(".html"):
+            yield "/" + name.removesuffix(".html").removesuffix("index")
+        else:
+            yield "/" + name
+        if name.startswith("api/") and name.endswith(".json"):
+            yield "/" + name.removesuffix(".json")
+
+
+def test_header_rules_cover_every_page_and_never_set_a_header_twice(built_site):
+    for path in url_paths(built_site):
+        headers = headers_for(path)
+        assert all(len(values) == 1 for values in headers.values()), (path, headers)
+        assert "content-security-policy" in headers and "x-content-type-options" in headers, path
+        page = (built_site / (path.strip("/") or "index")).with_suffix(".html")
+        if page.is_file() and "." not in path.rsplit("/", 1)[1] and path not in ("/404", "/api/v1/404"):
+            # A page built by a new route needs its pattern in hosts.PAGES.
+            assert headers["link"] == ['</.well-known/api-catalog>; rel="api-catalog"'], path
+            assert headers["cache-control"] == ["public, max-age=0, must-revalidate"], path
+        if path.startswith("/static/"):
+            assert headers["cache-control"] == ["public, max-age=31536000, immutable"], path
+            assert re.search(r"\.[0-9a-f]{12}\.\w+$", path), path  # immutable only under a hashed name
 
 
 def test_nginx_with_the_readme_config(built_site, background, tmp_path):
-    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
-    if not nginx:
-        pytest.skip("nginx is not installed (make test installs Debian's nginx)")
-    port = free_port()
-    server = (settings.BASE_DIR / "deploy" / "nginx.conf").read_text()
-    server = server.replace("listen 8080;", f"listen 127.0.0.1:{port};").replace(
-        "/srv/portfolio/dist", str(built_site)
-    )
-    (tmp_path / "nginx.conf").write_text(
-        # pytest's temporary folders are private: run the workers as this user, not nobody.
-        ("user root;\n" if os.geteuid() == 0 else "")
-        + f"pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log; daemon off;\n"
-        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
-        f"client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path}; fastcgi_temp_path {tmp_path};\n"
-        f"uwsgi_temp_path {tmp_path}; scgi_temp_path {tmp_path};\n{server}\n}}\n"
-    )
-    process = background([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
-    wait_for(f"http://127.0.0.1:{port}/", process, timeout=20)
-    check_host(f"http://127.0.0.1:{port}", built_site, json_404=True)
-    _, headers, _ = fetch(f"http://127.0.0.1:{port}/site.webmanifest")
+    base = start_nginx(built_site, background, tmp_path)
+    check_host(base, built_site, json_404=True)
+    _, headers, _ = fetch(f"{base}/site.webmanifest")
     assert headers["Content-Type"] == "application/manifest+json"
 
 
@@ -155,3 +186,15 @@ def test_a_plain_static_server_serves_the_json_paths(built_site, background):
         status, headers, body = fetch(f"http://127.0.0.1:{port}/{name}")
         assert (status, headers["Content-Type"]) == (200, "application/json"), name
         assert body == (built_site / name).read_bytes()
+
+
+def test_csp_lets_the_form_reach_a_contact_service_on_another_origin(imported, settings):
+    settings.CONTACT_SERVICE_URL = "https://contact.example.net"
+    csp = content_security_policy()
+    assert "form-action 'self' https://contact.example.net;" in csp
+    assert "connect-src 'self' https://contact.example.net;" in csp  # contact.js posts with fetch
+    assert "script-src 'self';" in csp and "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp
+    settings.CONTACT_SERVICE_URL = SITE_URL + "/service"  # the site's own origin: 'self' says it
+    assert "form-action 'self';" in content_security_policy()
+    settings.CONTACT_SERVICE_URL = ""
+    assert f"Content-Security-Policy: {content_security_policy()}" in headers_file()

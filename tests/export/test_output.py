@@ -34,10 +34,12 @@ EXPECTED = [
     "feed.xml",
     "sitemap-index.xml",
     "robots.txt",
-    "static/pages/site.css",
-    "static/pages/theme.js",
     "favicon.ico",
     "site.webmanifest",
+    "projects/alpha-one.md",
+    "articles/unicode-post.md",
+    "llms-full.txt",
+    ".well-known/api-catalog",
     "_headers",
     "_redirects",
 ]
@@ -48,6 +50,11 @@ def test_every_surface_is_exported(built_site):
     assert [path for path in EXPECTED if path not in files] == []
     assert len([p for p in files if re.fullmatch(r"api/v1/articles/[^/]+\.json", p)]) == 4
     assert len([p for p in files if re.fullmatch(r"articles/[^/]+\.html", p)]) == 4
+    assert len([p for p in files if re.fullmatch(r"articles/[^/]+\.md", p)]) == 4
+    static = [p for p in files if p.startswith("static/")]
+    assert [p for p in static if re.fullmatch(r"static/pages/site\.[0-9a-f]{12}\.css", p)]
+    assert [p for p in static if re.fullmatch(r"static/pages/theme\.[0-9a-f]{12}\.js", p)]
+    assert [p for p in static if not re.search(r"\.[0-9a-f]{12}\.\w+$", p)] == []  # hashed names only
 
 
 def test_no_draft_anywhere(built_site):

@@ -70,3 +70,78 @@ def test_api_files_must_match_openapi_and_their_counts(verifier):
     problems = verifier.check_api_json(target, body)
     assert any("Additional properties are not allowed ('extra'" in p for p in problems), problems
     assert "api/v1/articles.json: count is 2 but the list holds 0" in problems
+
+
+@pytest.fixture
+def agent_site(imported, client):
+    """{path: bytes} of the twins, lists, llms-full.txt and catalog the authoring server answers."""
+    paths = ["api/v1/projects.json", "api/v1/articles.json", "llms-full.txt", ".well-known/api-catalog",
+             "api/v1.json", "openapi.json", "developers.html"]  # fmt: skip
+    for kind, slugs in [("projects", ["alpha-one", "beta_two", "delta", "gamma"]),
+                        ("articles", ["crlf-post", "first-post", "same-day", "unicode-post"])]:  # fmt: skip
+        paths += [f"{kind}/{slug}.md" for slug in slugs] + [f"api/v1/{kind}/{slug}.json" for slug in slugs]
+    site = {path: b"".join(client.get("/" + path.removesuffix(".html"))) for path in paths}
+    openapi = json.loads(site["openapi.json"])
+    return site, lambda files: Verifier(BASE, set(files), openapi, [("secret-draft", "Secret draft title")])
+
+
+def test_agent_surfaces_as_built_pass(agent_site):
+    site, verifier = agent_site
+    assert verifier(site).check_agent_surfaces(site.__getitem__, list(site)) == []
+
+
+def test_a_twin_must_be_its_json_document_rewritten(agent_site):
+    site, verifier = agent_site
+    site["articles/first-post.md"] = site["articles/first-post.md"].replace(b"Article body.", b"Edited.")
+    assert verifier(site).check_agent_surfaces(site.__getitem__, ["articles/first-post.md"]) == [
+        "articles/first-post.md: differs from its item's API document"
+    ]
+    # Not rendered by this build: carried over, checked when it was made.
+    assert verifier(site).check_agent_surfaces(site.__getitem__, []) == []
+
+
+def test_every_item_has_one_twin_and_no_draft_has_one(agent_site):
+    site, verifier = agent_site
+    del site["projects/delta.md"]
+    site["articles/secret-draft.md"] = b"# Secret draft title\n"
+    assert verifier(site).check_agent_surfaces(site.__getitem__, []) == [
+        "articles/secret-draft.md: a markdown twin for draft articles/secret-draft.md",
+        "articles/secret-draft.md: no API document for this twin",
+        "projects/delta.md: no twin",
+    ]
+
+
+def test_llms_full_must_hold_every_published_item_once(agent_site):
+    site, verifier = agent_site
+    text = site["llms-full.txt"]
+    first = text.index(b"\n---\n\n")
+    site["llms-full.txt"] = text[:first]  # the summary alone
+    [problem] = verifier(site).check_agent_surfaces(site.__getitem__, ["llms-full.txt"])
+    assert problem.startswith(
+        "llms-full.txt: holds 0 items, not the 8 published (not published: []; missing:"
+    )
+    site["llms-full.txt"] = text + text[first:]  # every twin twice
+    assert verifier(site).check_agent_surfaces(site.__getitem__, ["llms-full.txt"])
+
+
+def test_every_catalog_link_must_resolve_on_the_site(agent_site):
+    site, verifier = agent_site
+    catalog = json.loads(site[".well-known/api-catalog"])
+    catalog["linkset"][0]["item"] = [{"href": f"{BASE}/api/v2.json"}, {"href": "https://elsewhere.example/"}]
+    catalog["linkset"][0]["anchor"] = BASE
+    site[".well-known/api-catalog"] = json.dumps(catalog).encode()
+    assert verifier(site).check_agent_surfaces(site.__getitem__, [".well-known/api-catalog"]) == [
+        f".well-known/api-catalog: anchor '{BASE}' is not the API base",
+        f".well-known/api-catalog: links to {BASE}/api/v2.json, which no built file serves",
+        ".well-known/api-catalog: item 'https://elsewhere.example/' is not on the site",
+    ]
+
+
+def test_a_draft_is_found_in_a_file_larger_than_a_search_window(verifier, monkeypatch):
+    monkeypatch.setattr("portfolio.export.verify.WINDOW", 64)
+    filler = "é" * 40  # multibyte characters cut by the windows' ends
+    for offset in range(0, 80, 7):
+        body = (filler[: offset // 2] + "x" * offset + "/articles/secret-draft" + filler).encode()
+        assert verifier.draft_leaks("f", body) == ["f: holds the address of draft articles/secret-draft.md"]
+        longer = body.replace(b"secret-draft", b"secret-draft-two")
+        assert verifier.draft_leaks("f", longer) == [], offset

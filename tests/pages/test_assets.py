@@ -1,12 +1,14 @@
 """Static files served by the site itself (DEBUG on or off), and the code-highlighting stylesheet."""
 
+import hashlib
 import json
+import re
 import struct
 from pathlib import Path
 
 from django.conf import settings
 
-from pages.assets import project_static_files
+from pages.assets import hashed_storage, project_static_files
 from pages.highlight import stylesheet
 
 from .conftest import body_of
@@ -25,10 +27,24 @@ def test_unknown_static_file_is_not_found(imported, client):
     assert client.get("/static/../manage.py").status_code in (400, 404)  # refused, never served
 
 
-def test_export_lists_first_party_static_files_only():
+def test_export_lists_first_party_static_files_only_under_hashed_names():
     files = project_static_files()
-    assert "pages/site.css" in files and "pages/highlight.css" in files
+    assert {re.sub(r"\.[0-9a-f]{12}\.", ".", path) for path in files} >= {
+        "pages/site.css", "pages/highlight.css", "pages/favicon.svg", "contact/contact.js"
+    }  # fmt: skip
+    assert "pages/site.css" not in files
     assert not [path for path in files if path.startswith(("admin/", "rest_framework/"))]
+
+
+def test_hashed_name_serves_the_file_and_changes_with_its_bytes(imported, client):
+    source = Path(settings.BASE_DIR, "pages/static/pages/site.css").read_bytes()
+    hashed = hashed_storage().hashed_files["pages/site.css"]
+    assert hashlib.md5(source).hexdigest()[:12] in hashed  # Django's naming: a hash of the bytes
+    response = client.get("/static/" + hashed)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/css")
+    assert response.content == source
+    page = client.get("/").content.decode()
+    assert f'href="/static/{hashed}"' in page and 'href="/static/pages/site.css"' not in page
 
 
 def test_highlight_css_is_up_to_date():

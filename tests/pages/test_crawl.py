@@ -1,6 +1,8 @@
 """Every URL the static export writes: served with the status the export expects, and no draft
 anywhere (CONTENT_FORMAT.md: no page, no feed entry, no sitemap URL, no llms.txt line)."""
 
+import re
+
 from portfolio.content.models import Article, Project
 from tests.content_builder import DRAFT_SLUG, DRAFT_TITLE
 
@@ -12,9 +14,18 @@ def test_every_distilled_url_answers_as_the_export_expects(imported, client):
     paths = {path for path, _ in urls}
     for expected in ["/", "/projects", "/articles", "/stack", "/developers", "/404", "/llms.txt"]:
         assert expected in paths
-    for expected in ["/feed.xml", "/sitemap-index.xml", "/robots.txt", "/static/pages/site.css"]:
+    for expected in [
+        "/feed.xml",
+        "/sitemap-index.xml",
+        "/robots.txt",
+        "/llms-full.txt",
+        "/.well-known/api-catalog",
+    ]:
         assert expected in paths
+    assert [path for path in paths if re.fullmatch(r"/static/pages/site\.[0-9a-f]{12}\.css", path)]
     assert "/projects/alpha-one" in paths and "/articles/first-post" in paths
+    assert "/projects/alpha-one.md" in paths and "/articles/first-post.md" in paths
+    assert f"/articles/{DRAFT_SLUG}.md" not in paths
     for path, statuses in urls:
         assert client.get(path).status_code in statuses, path
 
@@ -29,6 +40,7 @@ def test_no_draft_anywhere(crawl):
 
 def test_draft_has_no_page(get):
     get(f"/articles/{DRAFT_SLUG}", status=404)
+    get(f"/articles/{DRAFT_SLUG}.md", status=404)
 
 
 def test_no_trailing_slash_forms(get):

@@ -27,4 +27,8 @@ def test_export_file_names(imported):
     assert files["/"] == "index.html"
     assert files["/404"] == "404.html"
     assert files["/feed.xml"] == "feed.xml" and files["/sitemap-pages.xml"] == "sitemap-pages.xml"
-    assert files["/static/pages/site.css"] == "static/pages/site.css"
+    site_css = next(uri for uri in files if uri.startswith("/static/pages/site."))
+    assert files[site_css] == site_css.lstrip("/")
+    assert files["/projects/alpha-one.md"] == "projects/alpha-one.md"
+    assert files["/llms-full.txt"] == "llms-full.txt"
+    assert files["/.well-known/api-catalog"] == ".well-known/api-catalog"

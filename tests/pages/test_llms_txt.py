@@ -32,7 +32,8 @@ def test_sections_and_links(get):
         "Developers": f"{SITE_URL}/developers",
     }
     machine = [link.url for link in sections["Machine URLs"]]
-    for path in ["/api/v1.json", "/openapi.json", "/feed.xml", "/sitemap-index.xml", "/developers"]:
+    for path in ["/api/v1.json", "/openapi.json", "/feed.xml", "/sitemap-index.xml", "/developers",
+                 "/llms-full.txt", "/.well-known/api-catalog"]:  # fmt: skip
         assert SITE_URL + path in machine
     assert "extensionless" in sections["Machine URLs"][0].desc
 
@@ -40,14 +41,17 @@ def test_sections_and_links(get):
 def test_every_project_and_published_article_newest_first(get):
     sections = parse(get).sections
     assert [link.url for link in sections["Projects"]] == [
-        f"{SITE_URL}/projects/{slug}" for slug in ["alpha-one", "gamma", "beta_two", "delta"]
-    ]
+        f"{SITE_URL}/projects/{slug}.md" for slug in ["alpha-one", "gamma", "beta_two", "delta"]
+    ]  # the markdown twins, as the llms.txt proposal describes; the page and the JSON follow
     assert [link.url for link in sections["Articles"]] == [
-        f"{SITE_URL}/articles/{slug}" for slug in ["unicode-post", "crlf-post", "same-day", "first-post"]
+        f"{SITE_URL}/articles/{slug}.md" for slug in ["unicode-post", "crlf-post", "same-day", "first-post"]
     ]
     first = sections["Articles"][0]
     assert first.title == "Ünïcode ✓ 日本語"
-    assert first.desc == f"An article description (JSON: {SITE_URL}/api/v1/articles/unicode-post.json)"
+    assert first.desc == (
+        f"An article description (page: {SITE_URL}/articles/unicode-post; "
+        f"JSON: {SITE_URL}/api/v1/articles/unicode-post.json)"
+    )
 
 
 def test_awkward_titles_keep_each_link_on_one_parsable_line(get):
@@ -55,6 +59,6 @@ def test_awkward_titles_keep_each_link_on_one_parsable_line(get):
 
     Project.objects.filter(slug="delta").update(title="Delta [beta]\nsecond line", tagline="multi\n  line")
     links = {link.url: link for link in parse(get).sections["Projects"]}
-    delta = links[f"{SITE_URL}/projects/delta"]
+    delta = links[f"{SITE_URL}/projects/delta.md"]
     assert delta.title == "Delta (beta) second line"
-    assert delta.desc.startswith("multi line (JSON: ")
+    assert delta.desc.startswith("multi line (page: ")

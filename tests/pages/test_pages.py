@@ -97,9 +97,13 @@ def test_stack_shows_models_and_daily_drivers_with_status(get):
 def test_developers_documents_every_surface_with_real_curl_examples(get, settings):
     settings.SITE_URL = "https://example.org"
     _, body = get("/developers")
-    surfaces = ["/api/v1", "/openapi.json", "/llms.txt", "/feed.xml", "/sitemap-index.xml", "/developers"]
+    surfaces = ["/api/v1", "/openapi.json", "/llms.txt", "/feed.xml", "/sitemap-index.xml", "/developers",
+                "/llms-full.txt", "/projects/{slug}.md", "/articles/{slug}.md",
+                "/.well-known/api-catalog"]  # fmt: skip
     for surface in surfaces:
         assert f"<code>{surface}</code>" in body
+    assert "curl -s https://example.org/articles/unicode-post.md" in body
+    assert 'rel="api-catalog"' in body and 'rel="service-desc"' in body
     assert "curl -s https://example.org/api/v1.json" in body
     assert "curl -s https://example.org/api/v1/projects/alpha-one.json" in body
     assert "curl -s https://example.org/api/v1/articles/unicode-post.json" in body

@@ -2,6 +2,7 @@
 for, although they remember their answers."""
 
 import datetime
+import re
 
 from django.template import defaultfilters
 from django.templatetags.static import static as django_static
@@ -23,8 +24,11 @@ def test_date_is_djangos_date_filter():
     assert date(moment, "Y-m-d H:i") == defaultfilters.date(moment, "Y-m-d H:i")
 
 
-def test_static_follows_static_url():
-    assert static("pages/site.css") == django_static("pages/site.css")
+def test_static_names_are_hashed_and_follow_static_url():
+    hashed = static("pages/site.css")
+    assert re.fullmatch(r"/static/pages/site\.[0-9a-f]{12}\.css", hashed)
     with override_settings(STATIC_URL="https://cdn.example/s/"):
-        assert static("pages/site.css") == "https://cdn.example/s/pages/site.css"
-    assert static("pages/site.css") == django_static("pages/site.css")
+        assert static("pages/site.css") == "https://cdn.example/s" + hashed.removeprefix("/static")
+    with override_settings(DEBUG=True):  # the authoring server: plain names, served from source
+        assert static("pages/site.css") == django_static("pages/site.css") == "/static/pages/site.css"
+    assert static("pages/site.css") == hashed

@@ -1,0 +1,136 @@
+"""Markdown twins: every project and published article page has a plain markdown version at its
+address plus `.md` (the llms.txt proposal), and /llms-full.txt holds all of them.
+
+A twin is written from the item's API document (the same serializer as
+`/api/v1/{kind}/{slug}.json`), so the two cannot disagree, and the build's verification can
+rewrite each twin from the built JSON file and compare (portfolio/export/verify.py):
+
+    # Title
+
+    - Date: 2026-03-01
+    - Status: active              (projects: tagline, status, stack, source; articles: tags)
+    - Page: https://example.com/projects/alpha
+    - JSON: https://example.com/api/v1/projects/alpha.json
+
+    The description.
+
+    The raw markdown body, as written.
+"""
+
+import heapq
+
+from django.http import HttpResponse, HttpResponseNotFound, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.views import View
+
+from api.serializers import ArticleDetailSerializer, ProjectDetailSerializer
+from portfolio.content.models import Article, Project, Site
+
+from .plain_text import oneline
+
+MARKDOWN = "text/markdown; charset=utf-8"
+TEXT = "text/plain; charset=utf-8"
+RUN = 500  # items serialized at once (one many=True serializer builds its fields once)
+
+
+def project_markdown(item):
+    """A project's twin from its API document (ProjectDetail)."""
+    facts = [("Tagline", item["tagline"]), ("Status", item["status"]), ("Date", item["date"])]
+    if item["stack"]:
+        facts.append(("Stack", ", ".join(item["stack"])))
+    facts.append(("Source", item["github"]))
+    sections = [item["description"]]
+    if item["caseStudy"]:
+        case_study = "\n".join(
+            f"- {oneline(key)}: {oneline(value)}" for key, value in item["caseStudy"].items()
+        )
+        sections.append(f"## Case study\n\n{case_study}")
+    return _twin(item, facts, sections)
+
+
+def article_markdown(item):
+    """An article's twin from its API document (ArticleDetail)."""
+    facts = [("Date", item["date"])]
+    if item["tags"]:
+        facts.append(("Tags", ", ".join(item["tags"])))
+    return _twin(item, facts, [item["description"]])
+
+
+def _twin(item, facts, sections):
+    # The JSON's .json form: it works on every host (the spec's path forms).
+    facts += [("Page", item["url"]), ("JSON", item["apiUrl"] + ".json")]
+    parts = [
+        f"# {oneline(item['title'])}",
+        "\n".join(f"- {name}: {oneline(value)}" for name, value in facts),
+        *(section.strip() for section in sections),
+        item["body"].strip(),
+    ]
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+class Twin(View):
+    """GET /{kind}/{slug}.md. `render_many` is the static export's way in, as for the pages."""
+
+    queryset = None
+    serializer_class = None
+    markdown = None
+
+    def get(self, request, slug):
+        item = get_object_or_404(self.queryset, slug=slug)
+        return HttpResponse(self.markdown(self.documents([item])[0]), content_type=MARKDOWN)
+
+    @classmethod
+    def documents(cls, items):
+        context = {"base_url": Site.load().base_url}
+        return cls.serializer_class(items, many=True, context=context).data
+
+    @classmethod
+    def render_many(cls, requests):
+        slugs = [request.resolver_match.kwargs["slug"] for request in requests]
+        items = cls.queryset.in_bulk(slugs)
+        documents = iter(cls.documents([items[slug] for slug in slugs if slug in items]))
+        for slug in slugs:
+            if slug in items:
+                yield HttpResponse(cls.markdown(next(documents)), content_type=MARKDOWN)
+            else:
+                yield HttpResponseNotFound()
+
+
+# The rendered HTML is not needed: on a large site it is most of what a row weighs.
+class ProjectTwin(Twin):
+    queryset = Project.objects.defer("body_html")
+    serializer_class = ProjectDetailSerializer
+    markdown = staticmethod(project_markdown)
+
+
+class ArticleTwin(Twin):
+    queryset = Article.objects.published().defer("body_html")  # a draft has no twin
+    serializer_class = ArticleDetailSerializer
+    markdown = staticmethod(article_markdown)
+
+
+def twins(view_class):
+    """(date, twin) of every item of `view_class`, newest first, serialized in runs."""
+    run = []
+    for item in view_class.queryset.iterator(chunk_size=RUN):
+        run.append(item)
+        if len(run) == RUN:
+            yield from ((doc["date"], view_class.markdown(doc)) for doc in view_class.documents(run))
+            run = []
+    yield from ((doc["date"], view_class.markdown(doc)) for doc in view_class.documents(run))
+
+
+def llms_full(request):
+    """/llms-full.txt: the site's summary (as in llms.txt), then every twin, newest first
+    (projects before articles on the same day). Streamed a run of items at a time: at 10,000
+    articles the file is tens of megabytes, and it is never held as text besides its bytes."""
+    summary = render_to_string("pages/llms_summary.txt", request=request)
+    merged = heapq.merge(twins(ProjectTwin), twins(ArticleTwin), key=lambda pair: pair[0], reverse=True)
+
+    def chunks():
+        yield summary.encode()
+        for _date, twin in merged:
+            yield f"\n---\n\n{twin}".encode()
+
+    return StreamingHttpResponse(chunks(), content_type=TEXT)
