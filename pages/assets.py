@@ -92,8 +92,9 @@ class HashedNameFinder(BaseFinder):
 
 
 def url(path):
-    """The address of static file `path` in a page: hashed when DEBUG is off."""
-    if settings.DEBUG or path not in hashed_storage().hashed_files:
+    """The address of static file `path` in a page: hashed when DEBUG is off, except on the contact
+    service, whose few pages (errors, thanks) link the plain names that WhiteNoise serves there."""
+    if settings.DEBUG or settings.CONTACT_SERVICE or path not in hashed_storage().hashed_files:
         return django_static(path)
     return settings.STATIC_URL + hashed_storage().hashed_files[path]
 

@@ -5,10 +5,11 @@ one article's page on an authoring server started with SHOW_DRAFTS=1."""
 from django.conf import settings
 from django.http import HttpResponseNotFound, JsonResponse
 from django.shortcuts import render
-from django.templatetags.static import static
 from django.views.generic import DetailView, TemplateView
 
 from portfolio.content.models import Article, Project, Site, Stack
+
+from .assets import url as static
 
 # Lists load only what they show: never the bodies (issue 7: thousands of articles).
 PROJECT_CARD = ("slug", "title", "tagline", "status", "stack", "featured", "date", "image")

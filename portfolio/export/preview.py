@@ -86,7 +86,9 @@ def fill(template, groups):
 class Rules:
     static_redirects: dict = field(default_factory=dict)  # path: (status, to)
     dynamic_redirects: list = field(default_factory=list)  # (regex, status, to)
-    headers: list = field(default_factory=list)  # (regex, {name: value}, [names to remove])
+    # {path line: (regex, {name: value}, [names to remove])}: as in wrangler, a later rule for the
+    # same path replaces the earlier one, in the earlier one's place.
+    headers: dict = field(default_factory=dict)
     problems: list = field(default_factory=list)
 
     @classmethod
@@ -133,7 +135,7 @@ class Rules:
             if line.startswith("/") or re.match(r"\S+://", line):
                 # A rule for a full URL (`https://host/*`) names a host: it never matches here.
                 pattern = (rule_regex(line) if line.startswith("/") else re.compile("(?!)"), {}, [])
-                self.headers.append(pattern)
+                self.headers[line] = pattern
             elif pattern is None:
                 self.problems.append(f"_headers:{number}: a path must come before headers: {line}")
             elif line.startswith("! "):
@@ -158,7 +160,7 @@ class Rules:
         return None
 
     def headers_for(self, path):
-        for regex, values, removed in self.headers:
+        for regex, values, removed in self.headers.values():
             match = regex.match(path)
             if match:
                 yield {name: fill(value, match.groupdict()) for name, value in values.items()}, removed

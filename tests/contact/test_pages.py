@@ -24,7 +24,8 @@ class FormParser(HTMLParser):
         elif tag in ("input", "textarea"):
             self.inputs[attrs["name"]] = attrs
         elif tag == "script":
-            self.scripts.append(attrs.get("src"))
+            if attrs.get("src"):  # not the JSON-LD data block
+                self.scripts.append(attrs["src"])
 
 
 def parse(response):

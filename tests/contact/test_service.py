@@ -214,7 +214,9 @@ def test_each_error_is_a_page_for_a_browser_with_no_imported_site(service):
         assert f'href="{SITE_ORIGIN}/contact"' in page
     assert "<strong>Email</strong>: Enter a valid email address." in answers[400][2].decode()
     assert answers[429][1]["Retry-After"]
-    # The stylesheet the pages name is served by the service itself (WhiteNoise).
+    # Every static file the pages name is served by the service itself (WhiteNoise).
+    for path in set(re.findall(r'(?:href|src)="(/static/[^"]+)"', page)):
+        assert request(service.port, "GET", path)[0] == 200, path
     status, headers, css = request(service.port, "GET", "/static/pages/site.css")
     assert status == 200 and headers["Content-Type"].startswith("text/css")
     assert css == (ROOT / "pages" / "static" / "pages" / "site.css").read_bytes()

@@ -35,7 +35,10 @@ def test_unknown_paths_get_the_sites_404_page_with_debug_on_too(imported, client
             body = body_of(response)
             assert response.status_code == 404, path
             assert "<h1>Page not found</h1>" in body and "URLconf" not in body, (debug, path)
-            answers.setdefault(path, set()).add(body)
+            # With DEBUG on, pages link the static files' plain names (hashed ones need a rebuild).
+            answers.setdefault(path, set()).add(
+                re.sub(r"(/static/[^\"]+)\.[0-9a-f]{12}(\.\w+\")", r"\1\2", body)
+            )
         response = client.get("/api/v1/projects/no-such-project")
         assert (response.status_code, response.json()) == (404, {"detail": "Not found."})
     assert all(len(bodies) == 1 for bodies in answers.values()), "DEBUG changes nothing"
