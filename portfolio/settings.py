@@ -38,6 +38,9 @@ SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 
 # The markdown folder the site is built from.
 CONTENT_DIR = Path(os.environ.get("CONTENT_DIR") or BASE_DIR / "content").resolve()
+# The largest content file the importer accepts (bytes; README, "Limits"): a bigger one is a
+# named error, so every accepted file is rendered within a time bound linear in its size.
+CONTENT_MAX_FILE_BYTES = int(os.environ.get("CONTENT_MAX_FILE_BYTES") or 1_000_000)
 
 INSTALLED_APPS = [
     "portfolio.content",

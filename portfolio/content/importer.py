@@ -7,17 +7,21 @@ everything in one transaction. A file whose bytes are unchanged since the last i
 
 import hashlib
 import os
+import stat
 import time
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 
-from portfolio.workers import worker_pool
+from portfolio.workers import WorkerDied, isolated_map, worker_pool
 
 from . import loader
 from .loader import ContentError, ContentInvalid
-from .markdown import RENDER_VERSION, render
+from .markdown import RENDER_VERSION, RenderFailed, render
 from .models import Article, DailyDriver, Project, Site, Stack, StackModel
 
 SCHEMAS = {"projects": loader.PROJECT, "articles": loader.ARTICLE}
@@ -59,28 +63,65 @@ def is_ignored(name):
     return name.startswith(".") or name.endswith("~")
 
 
+def entry_problem(path, content_dir, expected="a markdown file <slug>.md", folder=False):
+    """Why `path` (inside the content folder) cannot be read as `expected`, or None."""
+    try:
+        if path.is_symlink():
+            # Links are followed only within the content folder: a link elsewhere would publish
+            # whatever it points to, and a loop would fail every read.
+            target = path.resolve(strict=True)
+            if not target.is_relative_to(content_dir):
+                return f"a symbolic link to {target}, outside the content folder"
+        mode = path.stat().st_mode
+    except RuntimeError:
+        return "a symbolic link loop"
+    except FileNotFoundError:
+        return "a symbolic link to nothing"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror}"
+    if folder:
+        return None if stat.S_ISDIR(mode) else f"expected {expected}; got a file"
+    if stat.S_ISDIR(mode):
+        return f"expected {expected}; got a folder"
+    if not stat.S_ISREG(mode):
+        return f"expected {expected}; got a special file (a pipe, socket or device)"
+    return None
+
+
 def discover(content_dir):
     """Return ({relative path: absolute path} of every content file, [problems with names])."""
+    content_dir = Path(content_dir).resolve()
     if not content_dir.is_dir():
         raise ContentInvalid([ContentError(str(content_dir), "folder", "the content folder does not exist")])
     errors, files = [], {}
     for name in SINGLETONS:
-        if (content_dir / name).is_file():
-            files[name] = content_dir / name
-        else:
+        path = content_dir / name
+        if not os.path.lexists(path):
             errors.append(ContentError(name, "file", "required file is missing"))
+        elif problem := entry_problem(path, content_dir, expected="a YAML file"):
+            errors.append(ContentError(name, "file", problem))
+        else:
+            files[name] = path
     for collection in SCHEMAS:
         folder = content_dir / collection
-        if not folder.is_dir():
+        if not os.path.lexists(folder):
             continue  # no such folder: an empty collection
-        for entry in os.scandir(folder):
+        if problem := entry_problem(folder, content_dir, expected="a folder", folder=True):
+            errors.append(ContentError(collection, "folder", problem))
+            continue
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError as exc:
+            errors.append(ContentError(collection, "folder", f"cannot be read: {exc.strerror}"))
+            continue
+        for entry in entries:
             if is_ignored(entry.name):
                 continue
             rel = f"{collection}/{entry.name}"
             slug = entry.name.removesuffix(".md")
-            if not entry.is_file():
-                message = "expected a markdown file <slug>.md; got a folder"
-                errors.append(ContentError(rel, "file name", message))
+            if problem := entry_problem(Path(entry.path), content_dir):
+                field = "file name" if problem.endswith("got a folder") else "file"
+                errors.append(ContentError(rel, field, problem))
             elif not entry.name.endswith(".md") or not loader.SLUG_RE.match(slug):
                 errors.append(
                     ContentError(
@@ -90,6 +131,9 @@ def discover(content_dir):
                         "with single '-' or '_' between them",
                     )
                 )
+            elif len(slug) > loader.SLUG_MAX:
+                message = f"expected a slug of at most {loader.SLUG_MAX} characters; got {len(slug)}"
+                errors.append(ContentError(rel, "file name", message))
             else:
                 files[rel] = Path(entry.path)
     return files, errors
@@ -110,24 +154,60 @@ class Parsed:
     errors: tuple = ()
 
 
+def failed(rel, field, message):
+    return Parsed(rel, "", (0, 0), errors=(ContentError(rel, field, message),))
+
+
+def read(path, rel, limit):
+    """(bytes, (mtime_ns, size)) of a content file of at most `limit` bytes; raises ContentInvalid.
+    Opened without blocking and checked on the open file, so a file swapped for a pipe since
+    discover() cannot hang the import."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise loader.invalid(rel, "file", f"cannot be read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise loader.invalid(rel, "file", "expected a regular file")
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        message = (
+            f"{max(info.st_size, len(raw)):,} bytes is over the limit of {limit:,} bytes per file "
+            "(CONTENT_MAX_FILE_BYTES)"
+        )
+        raise loader.invalid(rel, "file", message)
+    return raw, (info.st_mtime_ns, info.st_size)
+
+
 def parse(job):
-    """Read, hash, parse, validate and render one file (in a worker process)."""
+    """Read, hash, parse, validate and render one file (in a worker process). Whatever the file
+    holds, the answer is its fields or its named errors: an unexpected exception is reported as
+    a problem of the file too, rather than stopping the import with a traceback."""
     rel, path, stored_hash = job
-    stat = os.stat(path)
-    raw = Path(path).read_bytes()
+    try:
+        return parse_file(rel, path, stored_hash)
+    except ContentInvalid as exc:
+        return Parsed(rel, "", (0, 0), errors=tuple(exc.errors))
+    except Exception as exc:  # noqa: BLE001 (a bug here must still name the file)
+        return failed(rel, "file", f"could not be imported: {type(exc).__name__}: {exc}")
+
+
+def parse_file(rel, path, stored_hash):
+    raw, state = read(path, rel, settings.CONTENT_MAX_FILE_BYTES)
     content_hash = digest(raw)
-    found = Parsed(rel, content_hash, (stat.st_mtime_ns, stat.st_size))
+    found = Parsed(rel, content_hash, state)
     if content_hash == stored_hash:
         return found  # touched, not changed
-    try:
-        if rel in SINGLETONS:
-            return replace(found, fields=loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]))
-        fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
-    except ContentInvalid as exc:
-        return replace(found, errors=tuple(exc.errors))
+    if rel in SINGLETONS:
+        return replace(found, fields=loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]))
+    fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
     # A draft is never published, so its HTML is never shown: it is rendered once published
     # (the edit that publishes it changes the file, so that import renders it).
-    fields["body"], fields["body_html"] = body, "" if fields.get("draft") else render(body)
+    try:
+        fields["body"], fields["body_html"] = body, "" if fields.get("draft") else render(body)
+    except RenderFailed as exc:
+        raise loader.invalid(rel, "body", str(exc)) from None
     return replace(found, fields=fields)
 
 
@@ -135,9 +215,21 @@ def parse_all(jobs, workers, progress):
     """Yield parse() of every job, on `workers` processes when there are enough to pay off."""
     total = len(jobs)
     if workers > 1 and total >= POOL_MIN_FILES:
-        with worker_pool(workers) as pool:
-            for done, result in enumerate(pool.map(parse, jobs, chunksize=32), 1):
+        done = 0
+        try:
+            with worker_pool(workers) as pool:
+                for result in pool.map(parse, jobs, chunksize=32):
+                    done += 1
+                    progress(done, total)
+                    yield result
+        except BrokenProcessPool:
+            # A worker died (a crash in C code): which file killed it is unknown, so what is left
+            # is parsed one file at a time in a child process, and a death names its file.
+            for job, result in zip(jobs[done:], isolated_map(parse, jobs[done:]), strict=True):
+                done += 1
                 progress(done, total)
+                if isinstance(result, WorkerDied):
+                    result = failed(job[0], "file", f"the parser process died on this file ({result})")
                 yield result
     else:
         for done, job in enumerate(jobs, 1):
@@ -172,15 +264,18 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
     jobs = []
     for rel, path in files.items():
         known = None if full else stored.get(rel)
-        stat = path.stat()
-        if not known or known[1:] != (stat.st_mtime_ns, stat.st_size):
+        try:
+            info = path.stat()
+        except OSError:
+            info = None  # gone or unreadable since discover(): parse() names the problem
+        if not known or not info or known[1:] != (info.st_mtime_ns, info.st_size):
             jobs.append((rel, str(path), known[0] if known else None))
     deleted = [rel for rel in stored if rel not in files]
 
     created = updated = 0
-    with transaction.atomic():
+    with transaction.atomic(), closing(parse_all(jobs, workers, progress)) as parsed:
         writer = Writer(deleted)
-        for found in parse_all(jobs, workers, progress):
+        for found in parsed:
             if found.errors:
                 errors.extend(found.errors)
             elif errors:
