@@ -91,8 +91,12 @@ def entry_problem(path, content_dir, expected="a markdown file <slug>.md", folde
 def discover(content_dir):
     """Return ({relative path: absolute path} of every content file, [problems with names])."""
     content_dir = Path(content_dir).resolve()
-    if not content_dir.is_dir():
-        raise ContentInvalid([ContentError(str(content_dir), "folder", "the content folder does not exist")])
+    try:
+        problem = None if content_dir.is_dir() else "the content folder does not exist"
+    except OSError as exc:
+        problem = f"the content folder cannot be read: {exc.strerror}"
+    if problem:
+        raise ContentInvalid([ContentError(str(content_dir), "folder", problem)])
     errors, files = [], {}
     for name in SINGLETONS:
         path = content_dir / name
