@@ -5,7 +5,7 @@ import json
 import pytest
 
 from portfolio.export.plan import Target
-from portfolio.export.verify import Verifier
+from portfolio.export.verify import Verifier, llms_txt_problems
 
 BASE = "https://portfolio.test"
 FILES = {
@@ -70,3 +70,36 @@ def test_api_files_must_match_openapi_and_their_counts(verifier):
     problems = verifier.check_api_json(target, body)
     assert any("Additional properties are not allowed ('extra'" in p for p in problems), problems
     assert "api/v1/articles.json: count is 2 but the list holds 0" in problems
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "problem"),
+    [
+        ("feed.xml", "<feed><title>a\x01b</title></feed>", "feed.xml: not well-formed XML: not well-formed "
+         "(invalid token) at line 1, column 15"),
+        ("sitemap-articles.xml", "<urlset><url></urlset>", "sitemap-articles.xml: not well-formed XML: "
+         "mismatched tag at line 1, column 16"),
+        ("openapi.json", '{"a": }', "openapi.json: not JSON (Expecting value: line 1 column 7 (char 6))"),
+    ],
+)  # fmt: skip
+def test_malformed_xml_and_json_fail_the_build(verifier, path, body, problem):
+    assert verifier(Target("/" + path, path, (200,), "global"), body.encode()) == [problem]
+
+
+GOOD_LLMS = "# Site\n\n> Summary\n\nFree text.\n\n## Pages\n\n- [Home](https://x.test/): The home page.\n"
+
+
+def test_llms_txt_structure(verifier):
+    target = Target("/llms.txt", "llms.txt", (200,), "global")
+    assert verifier(target, GOOD_LLMS.encode()) == []
+    broken = GOOD_LLMS + "- [A [nested] name](https://x.test/a): x\n# Another title\nstray line\n"
+    assert llms_txt_problems("llms.txt", broken.encode()) == [
+        "llms.txt: line 10: expected a '- [name](url): notes' item; "
+        "got '- [A [nested] name](https://x.test/a): x'",
+        "llms.txt: line 11: a second '# ' title",
+        "llms.txt: line 12: expected a '- [name](url): notes' item; got 'stray line'",
+    ]
+    assert llms_txt_problems("llms.txt", b"Site\n> no title\n") == [
+        "llms.txt: line 1: expected the title as '# Title'",
+        "llms.txt: line 3: expected the summary as '> Summary' after a blank line",
+    ]
