@@ -193,7 +193,7 @@ def parse(job):
         return parse_file(rel, path, stored_hash)
     except ContentInvalid as exc:
         return Parsed(rel, "", (0, 0), errors=tuple(exc.errors))
-    except Exception as exc:  # noqa: BLE001 (a bug here must still name the file)
+    except Exception as exc:  # a bug here must still name the file, not stop the import
         return failed(rel, "file", f"could not be imported: {type(exc).__name__}: {exc}")
 
 

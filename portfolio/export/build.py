@@ -98,7 +98,7 @@ def build_lock(out_dir, wait=False, stderr=sys.stderr):
     it dies, so a killed build never leaves a stale one. Another build of the same folder fails
     at once naming the holder, or waits for it with `wait`."""
     path = out_dir.parent / f".{out_dir.name}.lock"
-    handle = open(path, "a+")  # noqa: SIM115 (held for the whole block)
+    handle = open(path, "a+")  # held (and locked) for the whole block
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
