@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
+from pages.plain_text import xml_text
 from portfolio.content.models import Article, Project, Site
 
 
@@ -38,20 +39,22 @@ class SiteFeed(Feed):
     def get_object(self, request):
         return Site.load()
 
+    # Every text goes through xml_text: Django's XML writer raises on a control character (a
+    # failed build), and lets U+FFFE through (a feed that is not well-formed).
     def title(self, site):
-        return site.title
+        return xml_text(site.title)
 
     def subtitle(self, site):
-        return site.description
+        return xml_text(site.description)
 
     def link(self, site):
-        return f"{site.base_url}/"
+        return xml_text(f"{site.base_url}/")
 
     def feed_url(self, site):
-        return site.base_url + reverse("pages:feed")
+        return xml_text(site.base_url + reverse("pages:feed"))
 
     def author_name(self, site):
-        return site.author
+        return xml_text(site.author)
 
     def items(self, site):
         # Both models are ordered newest first, then by slug, as the merged entries are.
@@ -61,15 +64,15 @@ class SiteFeed(Feed):
         entries = sorted(chain(projects, articles), key=lambda entry: (-entry.date.toordinal(), entry.slug))
         entries = entries[newest]
         for entry in entries:
-            entry.absolute_url = site.base_url + entry.get_absolute_url()
+            entry.absolute_url = xml_text(site.base_url + entry.get_absolute_url())
         return entries
 
     def item_title(self, entry):
-        return entry.title
+        return xml_text(entry.title)
 
     def item_description(self, entry):
         # Atom1Feed declares the summary type="html": the plain-text description is escaped.
-        return escape(entry.description)
+        return escape(xml_text(entry.description))
 
     def item_link(self, entry):
         return entry.absolute_url
@@ -82,5 +85,5 @@ class SiteFeed(Feed):
 
     def item_categories(self, entry):
         if isinstance(entry, Project):
-            return ["project", *entry.stack]
-        return ["article", *entry.tags]
+            return ["project", *map(xml_text, entry.stack)]
+        return ["article", *map(xml_text, entry.tags)]

@@ -12,6 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.functional import cached_property
 
+from pages.plain_text import xml_text
 from portfolio.content.models import Article, Project, Site, Stack
 
 # The contact app owns the page; it is a human page all the same.
@@ -20,7 +21,7 @@ CONTACT_PATH = "/contact"
 
 class BaseUrlSitemap(Sitemap):
     def get_urls(self, page=1, site=None, protocol=None):
-        protocol, domain = Site.load().base_url.split("://", 1)
+        protocol, domain = xml_text(Site.load().base_url).split("://", 1)
         return self._urls(page, protocol, domain)
 
 
@@ -83,7 +84,7 @@ def section(request, section):
 
 
 def index(request):
-    base_url = Site.load().base_url
+    base_url = xml_text(Site.load().base_url)
     entries = [
         SitemapIndexItem(
             base_url + reverse("pages:sitemap", kwargs={"section": name}), sitemap().get_latest_lastmod()

@@ -46,6 +46,10 @@ MEDIA_CACHE_DIR = Path(os.environ.get("MEDIA_CACHE_DIR") or BASE_DIR / ".cache" 
 # they stay off every list and machine surface, and the build ignores this setting.
 SHOW_DRAFTS = env_bool("SHOW_DRAFTS")
 
+# The largest content file the importer accepts (bytes; README, "Limits"): a bigger one is a
+# named error, so every accepted file is rendered within a time bound linear in its size.
+CONTENT_MAX_FILE_BYTES = int(os.environ.get("CONTENT_MAX_FILE_BYTES") or 1_000_000)
+
 INSTALLED_APPS = [
     "portfolio.content",
     "api",

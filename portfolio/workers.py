@@ -1,9 +1,37 @@
-"""The process pool of the importer and the export: one worker per core."""
+"""The process pools of the importer and the export: one worker per core, none outliving us.
 
+A worker ignores SIGINT (Ctrl-C reaches the whole process group; the parent decides what stops)
+and is killed by the kernel when its parent dies, even by SIGKILL (PR_SET_PDEATHSIG), so no
+build leaves a worker behind. A pool left by an exception (Ctrl-C, SIGTERM, an error) kills its
+workers at once instead of waiting for their queued work.
+"""
+
+import ctypes
 import gc
 import multiprocessing
+import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+
+PR_SET_PDEATHSIG = 1
+
+
+def _fork_context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def in_worker(parent):
+    """Run first in every worker process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, if it set one
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (AttributeError, OSError):
+        pass  # not Linux: workers still exit when the parent closes their queue
+    if os.getppid() != parent:  # the parent died before prctl: nobody would stop us
+        os._exit(1)
 
 
 @contextmanager
@@ -12,11 +40,76 @@ def worker_pool(workers):
     before the fork is frozen first (gc.freeze): the workers' garbage collections never scan
     it (that was a fifth of a page's render time) and never write to its memory pages, which
     stay shared with the parent."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
     gc.freeze()
+    pool = ProcessPoolExecutor(
+        workers, mp_context=_fork_context(), initializer=in_worker, initargs=(os.getpid(),)
+    )
     try:
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            yield pool
+        yield pool
+    except BaseException:
+        stop(pool)
+        raise
+    else:
+        pool.shutdown()
     finally:
         gc.unfreeze()
+
+
+def stop(pool):
+    """Cancel what is queued and kill the workers now (ProcessPoolExecutor would let each
+    finish its current task; Python 3.14's terminate_workers() does this)."""
+    processes = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join(5)
+
+
+class WorkerDied:
+    """What isolated_map() yields for the item its child process died on."""
+
+    def __init__(self, exitcode):
+        self.exitcode = exitcode
+
+    def __str__(self):
+        if self.exitcode is not None and self.exitcode < 0:
+            return f"killed by {signal.Signals(-self.exitcode).name}"
+        return f"exit status {self.exitcode}"
+
+
+def _serve(func, items, parent, connection):
+    in_worker(parent)
+    for item in items:
+        connection.send(func(item))
+    connection.close()
+
+
+def isolated_map(func, items):
+    """Yield func(item) for each of `items`, in order, computed in a child process. When the
+    child dies, the item it was working on yields a WorkerDied and a new child takes the rest:
+    the way to tell which input kills a process. One core; meant for the few items a crashed
+    pool left unfinished."""
+    items, done = list(items), 0
+    context = _fork_context()
+    while done < len(items):
+        reader, writer = context.Pipe(duplex=False)
+        child = context.Process(target=_serve, args=(func, items[done:], os.getpid(), writer), daemon=True)
+        child.start()
+        writer.close()
+        try:
+            while done < len(items):
+                try:
+                    result = reader.recv()
+                except EOFError:
+                    break
+                done += 1
+                yield result
+        finally:
+            reader.close()
+            if child.is_alive() and done < len(items):
+                child.kill()  # the caller stopped early
+            child.join()
+        if done < len(items):
+            done += 1
+            yield WorkerDied(child.exitcode)

@@ -7,17 +7,21 @@ everything in one transaction. A file whose bytes are unchanged since the last i
 
 import hashlib
 import os
+import stat
 import time
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 
-from portfolio.workers import worker_pool
+from portfolio.workers import WorkerDied, isolated_map, worker_pool
 
 from . import body_links, loader, references
 from .loader import ContentError, ContentInvalid
-from .markdown import RENDER_VERSION
+from .markdown import RENDER_VERSION, RenderFailed
 from .media import MediaSync
 from .models import Article, DailyDriver, Project, Site, Stack, StackModel
 
@@ -60,28 +64,69 @@ def is_ignored(name):
     return name.startswith(".") or name.endswith("~")
 
 
+def entry_problem(path, content_dir, expected="a markdown file <slug>.md", folder=False):
+    """Why `path` (inside the content folder) cannot be read as `expected`, or None."""
+    try:
+        if path.is_symlink():
+            # Links are followed only within the content folder: a link elsewhere would publish
+            # whatever it points to, and a loop would fail every read.
+            target = path.resolve(strict=True)
+            if not target.is_relative_to(content_dir):
+                return f"a symbolic link to {target}, outside the content folder"
+        mode = path.stat().st_mode
+    except RuntimeError:
+        return "a symbolic link loop"
+    except FileNotFoundError:
+        return "a symbolic link to nothing"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror}"
+    if folder:
+        return None if stat.S_ISDIR(mode) else f"expected {expected}; got a file"
+    if stat.S_ISDIR(mode):
+        return f"expected {expected}; got a folder"
+    if not stat.S_ISREG(mode):
+        return f"expected {expected}; got a special file (a pipe, socket or device)"
+    return None
+
+
 def discover(content_dir):
     """Return ({relative path: absolute path} of every content file, [problems with names])."""
-    if not content_dir.is_dir():
-        raise ContentInvalid([ContentError(str(content_dir), "folder", "the content folder does not exist")])
+    content_dir = Path(content_dir).resolve()
+    try:
+        problem = None if content_dir.is_dir() else "the content folder does not exist"
+    except OSError as exc:
+        problem = f"the content folder cannot be read: {exc.strerror}"
+    if problem:
+        raise ContentInvalid([ContentError(str(content_dir), "folder", problem)])
     errors, files = [], {}
     for name in SINGLETONS:
-        if (content_dir / name).is_file():
-            files[name] = content_dir / name
-        else:
+        path = content_dir / name
+        if not os.path.lexists(path):
             errors.append(ContentError(name, "file", "required file is missing"))
+        elif problem := entry_problem(path, content_dir, expected="a YAML file"):
+            errors.append(ContentError(name, "file", problem))
+        else:
+            files[name] = path
     for collection in SCHEMAS:
         folder = content_dir / collection
-        if not folder.is_dir():
+        if not os.path.lexists(folder):
             continue  # no such folder: an empty collection
-        for entry in os.scandir(folder):
+        if problem := entry_problem(folder, content_dir, expected="a folder", folder=True):
+            errors.append(ContentError(collection, "folder", problem))
+            continue
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError as exc:
+            errors.append(ContentError(collection, "folder", f"cannot be read: {exc.strerror}"))
+            continue
+        for entry in entries:
             if is_ignored(entry.name):
                 continue
             rel = f"{collection}/{entry.name}"
             slug = entry.name.removesuffix(".md")
-            if not entry.is_file():
-                message = "expected a markdown file <slug>.md; got a folder"
-                errors.append(ContentError(rel, "file name", message))
+            if problem := entry_problem(Path(entry.path), content_dir):
+                field = "file name" if problem.endswith("got a folder") else "file"
+                errors.append(ContentError(rel, field, problem))
             elif not entry.name.endswith(".md") or not loader.SLUG_RE.match(slug):
                 errors.append(
                     ContentError(
@@ -91,6 +136,9 @@ def discover(content_dir):
                         "with single '-' or '_' between them",
                     )
                 )
+            elif len(slug) > loader.SLUG_MAX:
+                message = f"expected a slug of at most {loader.SLUG_MAX} characters; got {len(slug)}"
+                errors.append(ContentError(rel, "file name", message))
             else:
                 files[rel] = Path(entry.path)
     return files, errors
@@ -111,25 +159,61 @@ class Parsed:
     errors: tuple = ()
 
 
+def failed(rel, field, message):
+    return Parsed(rel, "", (0, 0), errors=(ContentError(rel, field, message),))
+
+
+def read(path, rel, limit):
+    """(bytes, (mtime_ns, size)) of a content file of at most `limit` bytes; raises ContentInvalid.
+    Opened without blocking and checked on the open file, so a file swapped for a pipe since
+    discover() cannot hang the import."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise loader.invalid(rel, "file", f"cannot be read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise loader.invalid(rel, "file", "expected a regular file")
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        message = (
+            f"{max(info.st_size, len(raw)):,} bytes is over the limit of {limit:,} bytes per file "
+            "(CONTENT_MAX_FILE_BYTES)"
+        )
+        raise loader.invalid(rel, "file", message)
+    return raw, (info.st_mtime_ns, info.st_size)
+
+
 def parse(job):
-    """Read, hash, parse, validate and render one file (in a worker process)."""
+    """Read, hash, parse, validate and render one file (in a worker process). Whatever the file
+    holds, the answer is its fields or its named errors: an unexpected exception is reported as
+    a problem of the file too, rather than stopping the import with a traceback."""
     rel, path, stored_hash = job
-    stat = os.stat(path)
-    raw = Path(path).read_bytes()
+    try:
+        return parse_file(rel, path, stored_hash)
+    except ContentInvalid as exc:
+        return Parsed(rel, "", (0, 0), errors=tuple(exc.errors))
+    except Exception as exc:  # a bug here must still name the file, not stop the import
+        return failed(rel, "file", f"could not be imported: {type(exc).__name__}: {exc}")
+
+
+def parse_file(rel, path, stored_hash):
+    raw, state = read(path, rel, settings.CONTENT_MAX_FILE_BYTES)
     content_hash = digest(raw)
-    found = Parsed(rel, content_hash, (stat.st_mtime_ns, stat.st_size))
+    found = Parsed(rel, content_hash, state)
     if content_hash == stored_hash:
         return found  # touched, not changed
+    if rel in SINGLETONS:
+        fields, body = loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), None
+    else:
+        fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
+    # Renders the body (not a draft's: it is rendered by the edit that publishes it) with its
+    # links and images resolved, and the front matter's image.
     try:
-        if rel in SINGLETONS:
-            fields, body = loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), None
-        else:
-            fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
-        # Renders the body (not a draft's: it is rendered by the edit that publishes it) with its
-        # links and images resolved, and the front matter's image.
         fields, content_hash = references.resolve_file(rel, raw, fields, body, content_hash)
-    except ContentInvalid as exc:
-        return replace(found, errors=tuple(exc.errors))
+    except RenderFailed as exc:
+        raise loader.invalid(rel, "body", str(exc)) from None
     return replace(found, content_hash=content_hash, fields=fields)
 
 
@@ -137,9 +221,21 @@ def parse_all(jobs, workers, progress):
     """Yield parse() of every job, on `workers` processes when there are enough to pay off."""
     total = len(jobs)
     if workers > 1 and total >= POOL_MIN_FILES:
-        with worker_pool(workers) as pool:
-            for done, result in enumerate(pool.map(parse, jobs, chunksize=32), 1):
+        done = 0
+        try:
+            with worker_pool(workers) as pool:
+                for result in pool.map(parse, jobs, chunksize=32):
+                    done += 1
+                    progress(done, total)
+                    yield result
+        except BrokenProcessPool:
+            # A worker died (a crash in C code): which file killed it is unknown, so what is left
+            # is parsed one file at a time in a child process, and a death names its file.
+            for job, result in zip(jobs[done:], isolated_map(parse, jobs[done:]), strict=True):
+                done += 1
                 progress(done, total)
+                if isinstance(result, WorkerDied):
+                    result = failed(job[0], "file", f"the parser process died on this file ({result})")
                 yield result
     else:
         for done, job in enumerate(jobs, 1):
@@ -178,16 +274,19 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
     jobs = []
     for rel, path in files.items():
         known = None if full or rel in rerender else stored.get(rel)
-        stat = path.stat()
-        if not known or known[1:] != (stat.st_mtime_ns, stat.st_size):
+        try:
+            info = path.stat()
+        except OSError:
+            info = None  # gone or unreadable since discover(): parse() names the problem
+        if not known or not info or known[1:] != (info.st_mtime_ns, info.st_size):
             jobs.append((rel, str(path), known[0] if known else None))
     deleted = [rel for rel in stored if rel not in files]
 
     created = updated = 0
-    with transaction.atomic():
+    with transaction.atomic(), closing(parse_all(jobs, workers, progress)) as parsed:
         writer = Writer(deleted)
         checker = references.Checker(media.index, deleted, media.deleted)
-        for found in parse_all(jobs, workers, progress):
+        for found in parsed:
             checker.parsed(found)
             if found.errors:
                 errors.extend(found.errors)

@@ -15,6 +15,25 @@ DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # Characters RFC 3986 allows in a URI; anything else (spaces, non-ASCII) must be percent-encoded.
 URI_CHARS_RE = re.compile(r"^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+$")
 URI_RE = re.compile(r"^https?://[^/?#]+")
+# What no front-matter string or body may hold: control characters other than tab and line
+# breaks, and the code points XML 1.0 cannot carry (lone surrogates, U+FFFE, U+FFFF). A feed or a
+# sitemap holding one is not well-formed, and PostgreSQL refuses NUL in text.
+CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+# Lengths the database columns hold (models.py sizes its columns with these): longer values are
+# the importer's errors, the same on SQLite (which would store them) and PostgreSQL (which would not).
+LINE_MAX = 500  # titles, taglines, names, URLs: CharField(max_length=LINE_MAX)
+SLUG_MAX = 200  # file names without .md: the primary keys
+
+# YAML limits. libyaml's composer recurses once per nesting level in C, so a deep document
+# overflows the C stack (a segfault, not an exception): the depth is checked on the parser's
+# events first, which libyaml produces without recursion. Front matter needs three levels.
+YAML_DEPTH_MAX = 20
+# Nodes that aliases repeat, counted as if expanded ("billion laughs": ten aliases of ten aliases...).
+YAML_ALIAS_NODES_MAX = 10_000
+# Characters of one number: int("9" * 5000) raises, base-60 numbers (1:2:3...) take quadratic time.
+YAML_NUMBER_CHARS_MAX = 100
+
 # One segment of a path under media/ (the format's "Media" section).
 MEDIA_SEGMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -79,9 +98,75 @@ StrictLoader.yaml_implicit_resolvers = {
 }
 
 
+def _number(construct):
+    """Wrap SafeConstructor's int or float constructor: a bounded length, and a named error for
+    text the resolver took for a number but that is not one (`0b_`, `._`)."""
+
+    def checked(loader, node):
+        if len(node.value) > YAML_NUMBER_CHARS_MAX:
+            problem = f"a number of {len(node.value)} characters (at most {YAML_NUMBER_CHARS_MAX}); quote it"
+            raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark)
+        try:
+            return construct(loader, node)
+        except ValueError:
+            problem = f"{node.value[:40]!r} is not a valid number; quote it to make it text"
+            raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark) from None
+
+    return checked
+
+
+for _tag, _construct in (
+    ("tag:yaml.org,2002:int", yaml.constructor.SafeConstructor.construct_yaml_int),
+    ("tag:yaml.org,2002:float", yaml.constructor.SafeConstructor.construct_yaml_float),
+):
+    StrictLoader.add_constructor(_tag, _number(_construct))
+
+
+def yaml_error(path, line, problem):
+    return invalid(path, "yaml", f"invalid YAML at line {line}: {problem}")
+
+
+def guard_yaml(text, path, first_line):
+    """Refuse, from the parser's events, what the composer and constructor must never see:
+    nesting deeper than YAML_DEPTH_MAX, explicit tags (`!!int`, `!!binary`, `!!python/...`: front
+    matter is plain YAML), aliases inside their own anchor, and aliases that would expand past
+    YAML_ALIAS_NODES_MAX nodes."""
+    nodes = 0  # nodes so far, every alias counted as the nodes it repeats
+    repeated = 0  # of which aliases added
+    open_ = []  # (anchor, nodes before it) of each open collection
+    sizes = {}  # anchor: nodes it stands for
+    for event in yaml.parse(text, Loader=_BaseLoader):
+        line = event.start_mark.line + first_line
+        if isinstance(event, yaml.AliasEvent):
+            if any(anchor == event.anchor for anchor, _ in open_):
+                raise yaml_error(path, line, f"alias *{event.anchor} inside its own anchor (a loop)")
+            size = sizes.get(event.anchor, 1)
+            nodes, repeated = nodes + size, repeated + size
+            if repeated > YAML_ALIAS_NODES_MAX:
+                raise yaml_error(
+                    path, line, f"aliases repeat more than {YAML_ALIAS_NODES_MAX:,} nodes in all"
+                )
+        elif isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+            if event.tag is not None:
+                tag = event.tag.replace("tag:yaml.org,2002:", "!!")
+                raise yaml_error(path, line, f"tag {tag} is not allowed: write the plain value")
+            nodes += 1
+            if isinstance(event, yaml.CollectionStartEvent):
+                open_.append((event.anchor, nodes - 1))
+                if len(open_) > YAML_DEPTH_MAX:
+                    raise yaml_error(path, line, f"nested deeper than {YAML_DEPTH_MAX} levels")
+            elif event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, before = open_.pop()
+            if anchor is not None:
+                sizes[anchor] = nodes - before
+
+
 def load_yaml(text, path, first_line=1):
     """Parse a YAML mapping; `first_line` is the file line the text starts on (for messages)."""
     try:
+        guard_yaml(text, path, first_line)
         data = yaml.load(text, Loader=StrictLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -104,9 +189,9 @@ def describe(value):
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return repr(value)
+        return repr(value) if len(value) <= 80 else f"{value[:60]!r}... ({len(value):,} characters)"
     if isinstance(value, (int, float)):
-        return str(value)
+        return str(value)  # at most YAML_NUMBER_CHARS_MAX characters long
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -114,9 +199,22 @@ def describe(value):
     return type(value).__name__
 
 
+def control_character(value):
+    """The first character of `value` that no surface may carry: (its index, a message) or None."""
+    match = CONTROL_RE.search(value)
+    if match is None:
+        return None
+    return match.start(), f"control character U+{ord(match[0]):04X} is not allowed (tab and line breaks are)"
+
+
 def string(value):
+    """Any string. Every rule that accepts text goes through here, so that no string holding a
+    control character reaches the database, a feed or a sitemap."""
     if not isinstance(value, str):
         raise Invalid(f"expected a string; got {describe(value)}")
+    found = control_character(value)
+    if found:
+        raise Invalid(f"character {found[0] + 1}: {found[1]}")
     return value
 
 
@@ -124,7 +222,7 @@ def text(value):
     """A non-empty string."""
     if not isinstance(value, str) or not value.strip():
         raise Invalid(f"expected a non-empty string; got {describe(value)}")
-    return value
+    return string(value)
 
 
 def boolean(value):
@@ -180,6 +278,10 @@ def list_of_strings(value):
     for index, item in enumerate(value):
         if not isinstance(item, str):
             raise Invalid(f"expected a list of strings; item {index} is {describe(item)}")
+        try:
+            string(item)
+        except Invalid as exc:
+            raise Invalid(f"item {index}: {exc}") from None
     return value
 
 
@@ -192,6 +294,11 @@ def string_map(value):
             raise Invalid(f"expected string keys; key {describe(key)} is not one (quote it)")
         if not isinstance(item, str):
             raise Invalid(f"expected a string value for {key!r}; got {describe(item)}")
+        for part in (key, item):
+            try:
+                string(part)
+            except Invalid as exc:
+                raise Invalid(f"{describe(key)}: {exc}") from None
     return [[key, item] for key, item in value.items()]
 
 
@@ -200,6 +307,7 @@ class Field:
     rule: object
     required: bool = True
     default: object = None
+    max_length: int | None = None  # characters the database column holds (LINE_MAX)
 
 
 def records(schema):
@@ -208,10 +316,10 @@ def records(schema):
 
 
 PROJECT = {
-    "title": Field(text),
-    "tagline": Field(text),
+    "title": Field(text, max_length=LINE_MAX),
+    "tagline": Field(text, max_length=LINE_MAX),
     "description": Field(text),
-    "github": Field(http_uri),
+    "github": Field(http_uri, max_length=LINE_MAX),
     "status": Field(one_of("active", "reference", "experimental")),
     "stack": Field(list_of_strings),
     "featured": Field(boolean, required=False, default=False),
@@ -222,7 +330,7 @@ PROJECT = {
 }
 
 ARTICLE = {
-    "title": Field(text),
+    "title": Field(text, max_length=LINE_MAX),
     "description": Field(text),
     "date": Field(date),
     "tags": Field(list_of_strings, required=False, default=[]),
@@ -232,16 +340,16 @@ ARTICLE = {
 }
 
 STACK_MODEL = {
-    "name": Field(string),
+    "name": Field(string, max_length=LINE_MAX),
     "type": Field(one_of("subscription", "local")),
     "description": Field(string),
-    "url": Field(http_uri, required=False, default=""),
+    "url": Field(http_uri, max_length=LINE_MAX, required=False, default=""),
 }
 
 DAILY_DRIVER = {
-    "tool": Field(string),
-    "role": Field(string),
-    "url": Field(http_uri, required=False, default=""),
+    "tool": Field(string, max_length=LINE_MAX),
+    "role": Field(string, max_length=LINE_MAX),
+    "url": Field(http_uri, max_length=LINE_MAX, required=False, default=""),
     "status": Field(one_of("daily", "exploring")),
 }
 
@@ -258,10 +366,10 @@ SITE_LINK = {
 }
 
 SITE = {
-    "title": Field(text),
+    "title": Field(text, max_length=LINE_MAX),
     "description": Field(text),
-    "author": Field(text),
-    "url": Field(site_url),
+    "author": Field(text, max_length=LINE_MAX),
+    "url": Field(site_url, max_length=LINE_MAX),
     "image": Field(media_path, required=False, default=""),
     "links": Field(records(SITE_LINK), required=False, default=[]),
 }
@@ -288,6 +396,9 @@ def check(data, schema, path, errors, prefix=""):
             continue
         try:
             clean[key] = field.rule(value)
+            if field.max_length and len(clean[key]) > field.max_length:
+                size = len(clean[key])
+                raise Invalid(f"expected at most {field.max_length} characters; got {size:,}")
         except Invalid as exc:
             errors.append(ContentError(path, name, str(exc)))
     return clean
@@ -317,7 +428,11 @@ def decode(raw, path):
         byte = raw[exc.start]
         message = f"expected UTF-8 text; byte 0x{byte:02x} at offset {exc.start} is not valid UTF-8"
         raise invalid(path, "encoding", message) from None
-    return text_.replace("\r\n", "\n")
+    text_ = text_.replace("\r\n", "\n")
+    found = control_character(text_)
+    if found:  # a binary file that happens to be UTF-8, or a stray NUL in the body
+        raise invalid(path, "text", f"line {text_.count(chr(10), 0, found[0]) + 1}: {found[1]}")
+    return text_
 
 
 def split_front_matter(text_, path):

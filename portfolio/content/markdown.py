@@ -1,6 +1,14 @@
-"""Markdown to HTML, done once at import (pages read the stored result)."""
+"""Markdown to HTML, done once at import (pages read the stored result).
 
+Python-Markdown is not linear on hostile input: a paragraph of unclosed brackets or of thousands
+of links takes time quadratic in its length, and deep nesting recurses. So a body gets a CPU-time
+budget linear in its size (RENDER_SECONDS + RENDER_SECONDS_PER_MB), and a body that exhausts it
+or recurses too deeply is the importer's named error, not a hang or a traceback.
+"""
+
+import signal
 import threading
+from contextlib import contextmanager
 
 import markdown
 from markdown.extensions.toc import slugify_unicode
@@ -26,7 +34,25 @@ EXTENSION_CONFIGS = {
 # import re-renders every body instead of keeping HTML made by the old settings.
 RENDER_VERSION = "2"
 
+# Ordinary markdown renders at 0.6 s per MB on this machine (prose), a page of code or links in
+# a few seconds: the budget leaves ample room for any real article and stops hostile ones.
+RENDER_SECONDS = 1.0
+RENDER_SECONDS_PER_MB = 10.0
+
 _local = threading.local()
+
+
+class RenderFailed(Exception):
+    """The body cannot be rendered within the limits; the message says which and why."""
+
+
+class _OverBudget(BaseException):
+    """Raised by the CPU timer inside the renderer (BaseException: no `except Exception` in a
+    library may swallow it)."""
+
+
+def budget_for(text):
+    return RENDER_SECONDS + RENDER_SECONDS_PER_MB * len(text.encode()) / 1_000_000
 
 
 def render(text):
@@ -35,4 +61,38 @@ def render(text):
         converter = _local.converter = markdown.Markdown(
             extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS
         )
-    return converter.reset().convert(text)
+    budget = budget_for(text)
+    try:
+        with cpu_budget(budget):
+            return converter.reset().convert(text)
+    except RecursionError:
+        _local.converter = None  # it stopped half-way: start the next body with a fresh one
+        message = "nested too deeply to render (emphasis, lists or quotes inside each other)"
+        raise RenderFailed(message) from None
+    except _OverBudget:
+        _local.converter = None
+        raise RenderFailed(
+            f"took more than {budget:.1f} s of CPU time to render, the limit for its size; "
+            "look for very long paragraphs full of links, brackets or markup"
+        ) from None
+
+
+@contextmanager
+def cpu_budget(seconds):
+    """Raise _OverBudget once this process has spent `seconds` of CPU inside the block. Signals
+    reach only the main thread: elsewhere (the authoring server's request threads) the block
+    runs unbounded, and the body is still bounded by CONTENT_MAX_FILE_BYTES."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def over(signum, frame):
+        raise _OverBudget
+
+    previous = signal.signal(signal.SIGPROF, over)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)

@@ -12,6 +12,8 @@ from django.urls import reverse
 
 from portfolio.reversing import reverse_slug
 
+from .loader import LINE_MAX, SLUG_MAX
+
 
 class Imported(models.Model):
     """Where a row came from, and what the importer needs to tell whether that file changed."""
@@ -44,11 +46,11 @@ class Project(SourceFile):
         REFERENCE = "reference"
         EXPERIMENTAL = "experimental"
 
-    slug = models.SlugField(max_length=200, primary_key=True)
-    title = models.CharField(max_length=500)
-    tagline = models.CharField(max_length=500)
+    slug = models.SlugField(max_length=SLUG_MAX, primary_key=True)
+    title = models.CharField(max_length=LINE_MAX)
+    tagline = models.CharField(max_length=LINE_MAX)
     description = models.TextField()
-    github = models.CharField(max_length=500)
+    github = models.CharField(max_length=LINE_MAX)
     status = models.CharField(max_length=20, choices=Status)
     stack = models.JSONField(default=list)
     featured = models.BooleanField(default=False)
@@ -112,8 +114,8 @@ class ArticleQuerySet(models.QuerySet):
 
 
 class Article(SourceFile):
-    slug = models.SlugField(max_length=200, primary_key=True)
-    title = models.CharField(max_length=500)
+    slug = models.SlugField(max_length=SLUG_MAX, primary_key=True)
+    title = models.CharField(max_length=LINE_MAX)
     description = models.TextField()
     date = models.DateField()
     tags = models.JSONField(default=list)
@@ -142,10 +144,10 @@ class Article(SourceFile):
 class Site(Imported):
     """The site's identity from site.yaml (one row)."""
 
-    title = models.CharField(max_length=500)
+    title = models.CharField(max_length=LINE_MAX)
     description = models.TextField()
-    author = models.CharField(max_length=500)
-    url = models.CharField(max_length=500, help_text="site.yaml's url; SITE_URL overrides it.")
+    author = models.CharField(max_length=LINE_MAX)
+    url = models.CharField(max_length=LINE_MAX, help_text="site.yaml's url; SITE_URL overrides it.")
     image = models.JSONField(default=dict, blank=True, help_text="The default social image, resolved.")
     links = models.JSONField(default=list, blank=True, help_text="The owner's profiles: [{name, url}].")
 
@@ -204,10 +206,10 @@ class StackModel(models.Model):
 
     stack = models.ForeignKey(Stack, on_delete=models.CASCADE, related_name="models")
     position = models.PositiveIntegerField()
-    name = models.CharField(max_length=500)
+    name = models.CharField(max_length=LINE_MAX)
     type = models.CharField(max_length=20, choices=Type)
     description = models.TextField()
-    url = models.CharField(max_length=500, blank=True)
+    url = models.CharField(max_length=LINE_MAX, blank=True)
 
     class Meta:
         ordering = ["position"]
@@ -224,9 +226,9 @@ class DailyDriver(models.Model):
 
     stack = models.ForeignKey(Stack, on_delete=models.CASCADE, related_name="daily_drivers")
     position = models.PositiveIntegerField()
-    tool = models.CharField(max_length=500)
-    role = models.CharField(max_length=500)
-    url = models.CharField(max_length=500, blank=True)
+    tool = models.CharField(max_length=LINE_MAX)
+    role = models.CharField(max_length=LINE_MAX)
+    url = models.CharField(max_length=LINE_MAX, blank=True)
     status = models.CharField(max_length=20, choices=Status)
 
     class Meta:

@@ -7,15 +7,19 @@ whose key is unchanged are hard-linked from the previous build instead of render
 """
 
 import ctypes
+import datetime
+import fcntl
 import json
 import logging
 import os
 import shutil
+import signal
+import socket
 import sys
 import tempfile
 import time
 from collections import Counter
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +43,18 @@ class BuildFailed(Exception):
     def __init__(self, problems):
         self.problems = problems
         super().__init__("\n".join(problems))
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM stopped the build (BaseException: nothing may swallow it)."""
+
+    def __init__(self, signum):
+        self.signum = signum
+        super().__init__(signal_name(signum))
+
+
+def signal_name(signum):
+    return signal.Signals(signum).name
 
 
 @dataclass
@@ -69,6 +85,53 @@ class BuildResult:
 
 def manifest_path(out_dir):
     return out_dir.parent / f".{out_dir.name}.manifest.json"
+
+
+def temp_prefix(out_dir):
+    return f".{out_dir.name}.build-"
+
+
+@contextmanager
+def build_lock(out_dir, wait=False, stderr=sys.stderr):
+    """Hold the lock of `out_dir`'s builds: a lock file beside it, flock()ed for as long as the
+    build runs and naming who holds it. The kernel drops the lock when its process dies, however
+    it dies, so a killed build never leaves a stale one. Another build of the same folder fails
+    at once naming the holder, or waits for it with `wait`."""
+    path = out_dir.parent / f".{out_dir.name}.lock"
+    handle = open(path, "a+")  # held (and locked) for the whole block
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            if not wait:
+                raise BuildFailed(
+                    [f"{out_dir} is being built by {holder}; wait for it, or pass --wait"]
+                ) from None
+            stderr.write(f"waiting for {holder} to finish building {out_dir}\n")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        started = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"PID {os.getpid()} on {socket.gethostname()}, started {started}\n")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.truncate(0)
+    finally:
+        handle.close()  # releases the lock
+
+
+def remove_leftovers(out_dir):
+    """Remove what killed builds of `out_dir` left beside it (their temporary folders). Called
+    with the lock held, so no running build owns any of them."""
+    for entry in out_dir.parent.iterdir():
+        if entry.name.startswith(temp_prefix(out_dir)) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+    path = manifest_path(out_dir)
+    path.with_name(path.name + ".tmp").unlink(missing_ok=True)
 
 
 def load_manifest(out_dir):
@@ -113,11 +176,18 @@ def swap(new, target):
         os.rename(new, target)
 
 
-def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
-    started = time.perf_counter()
-    phases = Phases()
+def build(out_dir, *, full=False, force=False, workers=None, wait=False, stderr=sys.stderr):
     out_dir = Path(out_dir).resolve()
     check_target_folder(out_dir, force)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    with build_lock(out_dir, wait=wait, stderr=stderr):
+        remove_leftovers(out_dir)
+        return locked_build(out_dir, full=full, force=force, workers=workers, stderr=stderr)
+
+
+def locked_build(out_dir, *, full, force, workers, stderr):
+    started = time.perf_counter()
+    phases = Phases()
     with phases("import"):
         call_command("migrate", verbosity=0, interactive=False)
         import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full)
@@ -151,7 +221,7 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
             return BuildResult(out_dir, len(previous) + len(host_files), size, 0, 0, len(carried),
                                time.perf_counter() - started, phases.seconds, up_to_date=True)  # fmt: skip
 
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.build-", dir=out_dir.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(out_dir), dir=out_dir.parent))
         umask = os.umask(0)
         os.umask(umask)
         tmp.chmod(0o777 & ~umask)  # mkdtemp's 0700 would hide the site from a web server's user
@@ -166,11 +236,13 @@ def build(out_dir, *, full=False, force=False, workers=None, stderr=sys.stderr):
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
                 sizes = {path: entry[1] for path, entry in previous.items()}
+                # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
                 results = render_all(to_render, tmp, previous_dir, verifier, workers, progress, sizes)
-                for rendered, file_problems in results:
-                    problems += file_problems
-                    written += not rendered.reused
-                    rendered_paths.append(rendered.path)
+                with closing(results):
+                    for rendered, file_problems in results:
+                        problems += file_problems
+                        written += not rendered.reused
+                        rendered_paths.append(rendered.path)
             for name, text in host_files.items():
                 place(text.encode(), name, tmp, previous_dir)
             with phases("verify"):

@@ -4,6 +4,8 @@ Per file (in the render workers, on every file rendered): API JSON validates aga
 operation's schema in openapi.json, list counts match their arrays, every `url`/`apiUrl` resolves
 to a built file as a host serves it, and no draft is referenced anywhere (no file, no link to its
 address, no JSON item with its slug or title).
+Every XML file (the feed, the sitemaps) must be well-formed, every JSON file must parse, and
+llms.txt must have the structure its readers parse (llms_txt_problems).
 Every HTML page's media references (img src and srcset, og:image, JSON-LD images) resolve.
 Across files (after rendering): lists and detail files agree, and every link into the site from
 llms.txt, the sitemaps and the feed resolves. The surfaces beyond the spec (check_agent_surfaces):
@@ -16,6 +18,7 @@ import html
 import json
 import re
 from urllib.parse import unquote, urlsplit
+from xml.parsers import expat
 
 import ahocorasick
 
@@ -41,6 +44,49 @@ TWIN = re.compile(r"(?P<kind>projects|articles)/(?P<slug>[^/]+)\.md")
 TWIN_MARKDOWN = {"projects": project_markdown, "articles": article_markdown}
 TWIN_PAGE_LINE = re.compile(rb"^- Page: (?P<url>\S+)$", re.M)  # bytes: llms-full.txt is large
 
+# llms.txt (llmstxt.org): an H1, a `> ` summary, free text, then `## ` sections of link items.
+LLMS_ITEM = re.compile(r"- \[[^\[\]\n]+\]\([^()\s]+\)(?:: [^\n]*)?")
+
+
+def xml_problems(path, body):
+    parser = expat.ParserCreate()
+    try:
+        parser.Parse(body, True)
+    except expat.ExpatError as exc:
+        return [f"{path}: not well-formed XML: {expat.errors.messages[exc.code]} at line {exc.lineno}, "
+                f"column {exc.offset + 1}"]  # fmt: skip
+    return []
+
+
+def json_problems(path, body):
+    try:
+        json.loads(body)
+    except ValueError as exc:
+        return [f"{path}: not JSON ({exc})"]
+    return []
+
+
+def llms_txt_problems(path, body):
+    """What an llms.txt reader would misread: the H1 title first, one H1 only, a `> ` summary
+    line, and nothing but `- [name](url): notes` items under each `## ` section."""
+    lines = body.decode("utf-8", "replace").split("\n")
+    problems = []
+    if not re.fullmatch(r"# \S.*", lines[0]):
+        problems.append(f"{path}: line 1: expected the title as '# Title'")
+    if not (len(lines) > 2 and lines[1] == "" and re.fullmatch(r"> \S.*", lines[2])):
+        problems.append(f"{path}: line 3: expected the summary as '> Summary' after a blank line")
+    in_section = False
+    for number, line in enumerate(lines[1:], 2):
+        if line.startswith("# "):
+            problems.append(f"{path}: line {number}: a second '# ' title")
+        elif line.startswith("## "):
+            in_section = True
+        elif in_section and line and not LLMS_ITEM.fullmatch(line):
+            problems.append(
+                f"{path}: line {number}: expected a '- [name](url): notes' item; got {line[:80]!r}"
+            )
+    return problems
+
 
 class Verifier:
     def __init__(self, base_url, files, openapi, drafts):
@@ -65,13 +111,20 @@ class Verifier:
     # --- per file ---------------------------------------------------------------------------
 
     def __call__(self, target, body):
-        if target.path.startswith("media/"):
+        path = target.path
+        if path.startswith("media/"):
             return []  # content's own files: pictures, not surfaces that could leak a draft
-        problems = self.draft_leaks(target.path, body)
-        if target.path.endswith(".html"):
-            problems += self.check_media(target.path, body)
-        if target.path.startswith("api/") and target.path.endswith(".json"):
+        problems = self.draft_leaks(path, body)
+        if path.endswith(".html"):
+            problems += self.check_media(path, body)
+        if path.startswith("api/") and path.endswith(".json"):
             problems += self.check_api_json(target, body)
+        elif path.endswith(".json"):
+            problems += json_problems(path, body)
+        elif path.endswith(".xml"):
+            problems += xml_problems(path, body)
+        elif path == "llms.txt":
+            problems += llms_txt_problems(path, body)
         return problems
 
     def draft_leaks(self, path, body):

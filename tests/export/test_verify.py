@@ -5,7 +5,7 @@ import json
 import pytest
 
 from portfolio.export.plan import Target
-from portfolio.export.verify import Verifier
+from portfolio.export.verify import Verifier, llms_txt_problems
 
 BASE = "https://portfolio.test"
 FILES = {
@@ -145,3 +145,36 @@ def test_a_draft_is_found_in_a_file_larger_than_a_search_window(verifier, monkey
         assert verifier.draft_leaks("f", body) == ["f: holds the address of draft articles/secret-draft.md"]
         longer = body.replace(b"secret-draft", b"secret-draft-two")
         assert verifier.draft_leaks("f", longer) == [], offset
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "problem"),
+    [
+        ("feed.xml", "<feed><title>a\x01b</title></feed>", "feed.xml: not well-formed XML: not well-formed "
+         "(invalid token) at line 1, column 15"),
+        ("sitemap-articles.xml", "<urlset><url></urlset>", "sitemap-articles.xml: not well-formed XML: "
+         "mismatched tag at line 1, column 16"),
+        ("openapi.json", '{"a": }', "openapi.json: not JSON (Expecting value: line 1 column 7 (char 6))"),
+    ],
+)  # fmt: skip
+def test_malformed_xml_and_json_fail_the_build(verifier, path, body, problem):
+    assert verifier(Target("/" + path, path, (200,), "global"), body.encode()) == [problem]
+
+
+GOOD_LLMS = "# Site\n\n> Summary\n\nFree text.\n\n## Pages\n\n- [Home](https://x.test/): The home page.\n"
+
+
+def test_llms_txt_structure(verifier):
+    target = Target("/llms.txt", "llms.txt", (200,), "global")
+    assert verifier(target, GOOD_LLMS.encode()) == []
+    broken = GOOD_LLMS + "- [A [nested] name](https://x.test/a): x\n# Another title\nstray line\n"
+    assert llms_txt_problems("llms.txt", broken.encode()) == [
+        "llms.txt: line 10: expected a '- [name](url): notes' item; "
+        "got '- [A [nested] name](https://x.test/a): x'",
+        "llms.txt: line 11: a second '# ' title",
+        "llms.txt: line 12: expected a '- [name](url): notes' item; got 'stray line'",
+    ]
+    assert llms_txt_problems("llms.txt", b"Site\n> no title\n") == [
+        "llms.txt: line 1: expected the title as '# Title'",
+        "llms.txt: line 3: expected the summary as '> Summary' after a blank line",
+    ]

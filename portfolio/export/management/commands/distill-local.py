@@ -5,12 +5,13 @@ django-distill still supplies every URL and file name through its `distill_path`
 """
 
 import io
+import signal
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from portfolio.content.loader import ContentInvalid
-from portfolio.export.build import BuildFailed, build
+from portfolio.export.build import BuildFailed, Interrupted, build
 from portfolio.export.render import RenderError
 
 
@@ -30,6 +31,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--workers", type=int, help="Render processes (default: one per core).")
         parser.add_argument("--quiet", action="store_true", help="No progress line.")
+        parser.add_argument(
+            "--wait",
+            action="store_true",
+            help="If another build of DIR is running, wait for it instead of failing at once.",
+        )
         # django-distill's own options, accepted so that its usual command lines keep working.
         parser.add_argument(
             "--parallel-render", type=int, dest="workers", help="Same as --workers (processes, not threads)."
@@ -46,10 +52,16 @@ class Command(BaseCommand):
             help="Accepted and ignored: the site is always rendered with DEBUG off.",
         )
 
-    def handle(self, *args, output_dir, force, full, workers, quiet, **options):
+    def handle(self, *args, output_dir, force, full, workers, quiet, wait, **options):
         progress = io.StringIO() if quiet else self.stderr
+        previous = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
         try:
-            result = build(output_dir, full=full, force=force, workers=workers, stderr=progress)
+            result = build(output_dir, full=full, force=force, workers=workers, wait=wait, stderr=progress)
+        except Interrupted as exc:
+            raise CommandError(
+                f"Interrupted by {exc}: the build stopped and {output_dir} was left as it was.",
+                returncode=128 + exc.signum,
+            ) from None
         except ContentInvalid as exc:
             for error in exc.errors:
                 self.stderr.write(str(error))
@@ -63,4 +75,16 @@ class Command(BaseCommand):
             raise CommandError(
                 f"The build failed ({len(problems)} problem(s)); {output_dir} was left as it was."
             ) from None
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
         self.stdout.write(result.summary())
+
+
+def interrupt(signum, frame):
+    """Stop the build where it is: the exception unwinds through the pools (which kill their
+    workers) and the temporary folder's cleanup. Further signals are ignored meanwhile, so the
+    cleanup runs to its end; SIGKILL still works, and the next build removes what it leaves."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Interrupted(signum)

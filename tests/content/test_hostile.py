@@ -1,0 +1,204 @@
+"""Hostile content folders (the crash cases a fuzzing pass found, kept as plain regressions):
+each gets the importer's named error and leaves the database as it was, or imports."""
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from portfolio.content import importer, loader
+from portfolio.content.importer import import_content
+from portfolio.content.loader import ContentInvalid
+from tests.content_builder import article, project, write_content
+
+from .helpers import database_state
+
+A = "articles/hostile.md"
+P = "projects/hostile.md"
+LAUGHS = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 10)}]\n" for i in range(1, 9))
+
+CASES = [
+    # (id, file, content, field, fragment of the expected message)
+    ("deep yaml", A, article(extra="x: " + "[" * 100_000 + "]" * 100_000 + "\n"), "yaml", "nested deeper"),
+    ("billion laughs", A, article(extra="l0: &l0 [a]\n" + LAUGHS), "yaml", "aliases repeat more than"),
+    ("alias loop", A, article(extra="x: &x [*x]\n"), "yaml", "inside its own anchor"),
+    ("int tag", A, article(title="x").replace('title: "x"', "title: !!int abc"), "yaml", "tag !!int"),
+    ("python tag", A, article(extra="x: !!python/object/apply:os.system [ls]\n"), "yaml", "tag !!python"),
+    ("binary tag", A, article(extra="x: !!binary aGk=\n"), "yaml", "tag !!binary"),
+    ("huge hex", A, article(extra="x: 0x" + "f" * 5000 + "\n"), "yaml", "a number of 5,002"[:12]),
+    ("huge decimal", A, article(extra="x: " + "9" * 5000 + "\n"), "yaml", "(at most 100); quote it"),
+    ("base 60", A, article(extra="x: 1" + ":1" * 20000 + "\n"), "yaml", "a number of"),
+    ("not a number", A, article(extra="x: 0b_\n"), "yaml", "'0b_' is not a valid number"),
+    ("NUL escape", A, article(title="a\\0b"), "title", "control character U+0000"),
+    (
+        "bell in a list",
+        A,
+        article(tags='[ok, "\\a"]'),
+        "tags",
+        "item 1: character 1: control character U+0007",
+    ),
+    ("control in caseStudy", P, project(extra='caseStudy:\n  k: "\\x1b[31m"\n'), "caseStudy", "U+001B"),
+    ("U+FFFF", A, article(title="a\\uffffb"), "title", "U+FFFF"),
+    ("raw NUL in body", A, article(body="one\ntwo\x00\n"), "text", "line 7: control character U+0000"),
+    ("binary file", A, bytes(range(256)) * 4, "encoding", "expected UTF-8 text"),
+    ("binary that is UTF-8", A, b"\x00\x01\x02\x03" * 100, "text", "line 1: control character U+0000"),
+    ("title too long", A, article(title="t" * 501), "title", "at most 500 characters; got 501"),
+    ("github too long", P, project(github='"https://g.example/' + "a" * 500 + '"'), "github", "at most 500"),
+    ("slug too long", f"articles/{'s' * 201}.md", article(), "file name", "at most 200 characters; got 201"),
+    ("nested emphasis", A, article(body="*" * 5000 + "a" + "*" * 5000 + "\n"), "body", "nested too deeply"),
+]
+
+
+@pytest.mark.parametrize(
+    ("rel", "data", "field", "fragment"), [case[1:] for case in CASES], ids=[c[0] for c in CASES]
+)
+def test_hostile_files_get_named_errors(imported, rel, data, field, fragment):
+    before = database_state()
+    write_content(imported, {rel: data})
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=1)
+    messages = [str(error) for error in caught.value.errors]
+    assert any(m.startswith(f"{rel}: {field}: ") and fragment in m for m in messages), messages
+    assert database_state() == before
+
+
+def test_lengths_the_columns_hold_are_accepted(imported):
+    write_content(imported, {A: article(title="t" * 500), f"articles/{'s' * 200}.md": article()})
+    import_content(imported, workers=1)
+
+
+def test_every_bounded_column_is_checked_with_its_own_length():
+    """The loader's limits are the columns' sizes, so no database refuses what was accepted."""
+    from portfolio.content.models import Article, DailyDriver, Project, Site, StackModel
+
+    checked = {
+        Project: loader.PROJECT,
+        Article: loader.ARTICLE,
+        Site: loader.SITE,
+        StackModel: loader.STACK_MODEL,
+        DailyDriver: loader.DAILY_DRIVER,
+    }
+    for model, schema in checked.items():
+        for field in model._meta.concrete_fields:
+            if field.get_internal_type() == "CharField" and field.name in schema and not field.choices:
+                assert schema[field.name].max_length == field.max_length, (model, field.name)
+
+
+def test_an_oversized_file_is_refused_before_it_is_read(imported, settings):
+    settings.CONTENT_MAX_FILE_BYTES = 10_000
+    write_content(imported, {A: article(body="x" * 10_000)})
+    with pytest.raises(ContentInvalid, match=r"articles/hostile.md: file: 10,\d+ bytes is over the limit"):
+        import_content(imported, workers=1)
+
+
+def test_a_body_over_its_render_budget_is_a_named_error(imported):
+    # 60 KB of unclosed brackets: quadratic in Python-Markdown, stopped after 1.6 s of CPU.
+    write_content(imported, {A: article(body="[" * 60_000 + "\n")})
+    with pytest.raises(ContentInvalid, match=r"hostile.md: body: took more than 1.6 s of CPU time"):
+        import_content(imported, workers=1)
+
+
+def test_symlinks_loops_and_links_outside_are_named(imported, tmp_path):
+    outside = write_content(tmp_path / "outside", {"secret.md": article()})
+    links = {
+        "articles/loop.md": "articles/loop.md",
+        "articles/away.md": str(outside / "secret.md"),
+        "articles/nowhere.md": "articles/missing.md",
+    }
+    for rel, target in links.items():
+        os.symlink(target if target.startswith("/") else imported / target, imported / rel)
+    os.symlink(imported / "articles" / "first-post.md", imported / "articles" / "inside.md")
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=1)
+    assert sorted(map(str, caught.value.errors)) == [
+        f"articles/away.md: file: a symbolic link to {outside / 'secret.md'}, outside the content folder",
+        "articles/loop.md: file: a symbolic link loop",
+        "articles/nowhere.md: file: a symbolic link to nothing",
+    ]
+    for rel in links:
+        os.unlink(imported / rel)
+    import_content(imported, workers=1)  # a link inside the folder is followed
+
+
+def test_a_pipe_is_named_not_read(imported):
+    os.mkfifo(imported / "articles" / "pipe.md")
+    with pytest.raises(ContentInvalid, match="articles/pipe.md: file: expected a markdown file <slug>.md; "
+                       "got a special file"):  # fmt: skip
+        import_content(imported, workers=1)
+
+
+UNREADABLE = """
+import os, sys
+import django
+django.setup()
+from portfolio.content.importer import import_content
+from portfolio.content.loader import ContentInvalid
+# An import as root first: every lazy import done, the database open (Python lives in /root here).
+import_content(sys.argv[1], workers=1)
+os.chmod(sys.argv[1] + "/articles/first-post.md", 0)
+os.chmod(sys.argv[1] + "/projects", 0)
+os.chmod(sys.argv[1] + "/..", 0o777)  # the database and its journal, writable by nobody
+os.chmod(sys.argv[1] + "/../db", 0o666)
+if os.geteuid() == 0:
+    os.setgid(65534); os.setuid(65534)  # root reads everything: become nobody
+try:
+    import_content(sys.argv[1], workers=1, full=True)
+except ContentInvalid as exc:
+    print(exc)
+"""
+
+
+def test_unreadable_files_and_folders_are_named(settings):
+    # Under /tmp itself: pytest's own temporary folders are closed to other users.
+    root = Path(tempfile.mkdtemp(prefix="unreadable-"))
+    try:
+        root.chmod(0o755)
+        content = write_content(root / "content")
+        for path in content.rglob("*"):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        env = dict(
+            os.environ, DJANGO_SETTINGS_MODULE="portfolio.settings", DATABASE_URL=f"sqlite:///{root}/db"
+        )
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v0"], cwd=settings.BASE_DIR, env=env, check=True
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", UNREADABLE, str(content)],
+            cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(root)
+    assert result.stdout.splitlines() == [
+        "articles/first-post.md: file: cannot be read: Permission denied",
+        "projects: folder: cannot be read: Permission denied",
+    ], result.stderr
+
+
+@pytest.fixture
+def small_stack():
+    """A 1 MB stack for the processes forked meanwhile, so that libyaml's composer overflows
+    it at a depth the (quadratic) event walk reaches in a fraction of a second."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+    resource.setrlimit(resource.RLIMIT_STACK, (1 << 20, hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))
+
+
+def test_a_dead_worker_is_reported_as_the_file_that_killed_it(imported, monkeypatch, small_stack):
+    """Lift the depth guard so that deep YAML segfaults libyaml's composer in a pool worker
+    again, for real: the import names the file and keeps the database."""
+    monkeypatch.setattr(loader, "YAML_DEPTH_MAX", 10**9)
+    monkeypatch.setattr(importer, "POOL_MIN_FILES", 2)
+    write_content(imported, {A: article(extra="x: " + "[" * 10_000 + "]" * 10_000 + "\n")})
+    before = database_state()
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=2, full=True)
+    assert [str(e) for e in caught.value.errors] == [
+        f"{A}: file: the parser process died on this file (killed by SIGSEGV)"
+    ]
+    assert database_state() == before

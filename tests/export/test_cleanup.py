@@ -1,0 +1,133 @@
+"""Builds clean up after themselves: one build per folder, nothing left by a killed build, and
+SIGINT/SIGTERM stop the workers and leave the previous output as it was. Real processes, real
+signals, bounded waits."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from django.conf import settings
+
+from portfolio.export.build import build_lock
+from tests.content_builder import article, write_content
+
+from .conftest import distill_local, tree
+
+
+def big_content(root):
+    """Enough articles that importing and rendering them on two workers takes a few seconds."""
+    files = {f"articles/post-{n}.md": article(f"Post {n}", body="Some *text*.\n" * 50) for n in range(400)}
+    return write_content(write_content(root), files)
+
+
+def start_build(content, out, db, *args):
+    environ = {k: v for k, v in os.environ.items() if k not in {"SITE_URL", "DEBUG"}}
+    environ.update(CONTENT_DIR=str(content), DATABASE_URL=f"sqlite:///{db}")
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "distill-local", str(out), "--workers", "2", *args],
+        cwd=settings.BASE_DIR, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def wait_for(condition, seconds=120):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def rendering(build, out):
+    """Wait until the build renders on its two workers (its temporary folder exists)."""
+    wait_for(
+        lambda: build.poll() is not None or (temp_folders(out) and len(processes_mentioning(str(out))) >= 3)
+    )
+    assert build.poll() is None, build.stderr.read()
+
+
+def temp_folders(out):
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.build-"))
+
+
+def processes_mentioning(text):
+    """PIDs of live processes whose command line holds `text` (the build and its forked workers)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                cmdline = handle.read()
+            with open(f"/proc/{pid}/stat") as handle:
+                zombie = handle.read().rsplit(")", 1)[1].split()[0] == "Z"
+        except OSError:
+            continue
+        if text.encode() in cmdline and not zombie:
+            found.append(int(pid))
+    return found
+
+
+@pytest.fixture
+def previous(tmp_path):
+    """A folder holding a previous build of the standard content, and the content to change."""
+    content = big_content(tmp_path / "content")
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "keep.txt").write_text("the previous output")
+    return content, out, tmp_path / "db.sqlite3"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_build_and_keeps_the_previous_output(previous, signum):
+    content, out, db = previous
+    before = tree(out)
+    build = start_build(content, out, db, "--force")
+    rendering(build, out)
+    build.send_signal(signum)
+    _, stderr = build.communicate(timeout=60)
+    assert build.returncode == 128 + signum
+    assert stderr.strip().splitlines()[-1] == (
+        f"CommandError: Interrupted by {signal.Signals(signum).name}: the build stopped and {out} "
+        "was left as it was."
+    )
+    assert "Traceback" not in stderr
+    assert tree(out) == before and temp_folders(out) == []
+    wait_for(lambda: processes_mentioning(str(out)) == [], seconds=10)  # no worker outlives it
+
+
+def test_the_next_build_removes_what_a_killed_build_left(previous):
+    content, out, db = previous
+    build = start_build(content, out, db, "--force")
+    rendering(build, out)
+    build.kill()
+    build.wait(timeout=30)
+    left = temp_folders(out)
+    assert left, "SIGKILL leaves the temporary folder (nothing can run after it)"
+    wait_for(lambda: processes_mentioning(str(out)) == [], seconds=10)  # workers die with it
+    result = distill_local(content, out, db, "--force", "--workers", "2")
+    assert result.returncode == 0, result.stderr
+    assert temp_folders(out) == [] and (out / "index.html").exists()
+
+
+def test_a_second_build_of_the_folder_fails_at_once_naming_the_first(tmp_path):
+    content = write_content(tmp_path / "content")
+    out = tmp_path / "site"
+    with build_lock(out):
+        started = time.monotonic()
+        result = distill_local(content, out, tmp_path / "db.sqlite3")
+        assert time.monotonic() - started < 30
+    assert result.returncode == 1
+    assert f"{out} is being built by PID {os.getpid()} on " in result.stderr
+    assert "wait for it, or pass --wait" in result.stderr
+    assert not out.exists()
+
+
+def test_two_builds_at_once_with_wait_both_succeed(tmp_path):
+    content, out, db = big_content(tmp_path / "content"), tmp_path / "site", tmp_path / "db.sqlite3"
+    first = start_build(content, out, db, "--wait")
+    second = start_build(content, out, db, "--wait")
+    results = [build.communicate(timeout=300) for build in (first, second)]
+    assert [first.returncode, second.returncode] == [0, 0], results
+    assert "database is locked" not in "".join(stderr for _, stderr in results)
+    assert any("waiting for PID" in stderr for _, stderr in results)
+    assert (out / "index.html").exists() and temp_folders(out) == []
