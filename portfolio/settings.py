@@ -49,6 +49,8 @@ SHOW_DRAFTS = env_bool("SHOW_DRAFTS")
 # The largest content file the importer accepts (bytes; README, "Limits"): a bigger one is a
 # named error, so every accepted file is rendered within a time bound linear in its size.
 CONTENT_MAX_FILE_BYTES = int(os.environ.get("CONTENT_MAX_FILE_BYTES") or 1_000_000)
+# The largest media file (an image under content/media/): it is read whole to hash and measure it.
+MEDIA_MAX_FILE_BYTES = int(os.environ.get("MEDIA_MAX_FILE_BYTES") or 25_000_000)
 
 INSTALLED_APPS = [
     "portfolio.content",

@@ -7,7 +7,6 @@ everything in one transaction. A file whose bytes are unchanged since the last i
 
 import hashlib
 import os
-import stat
 import time
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
@@ -20,6 +19,7 @@ from django.db import transaction
 from portfolio.workers import WorkerDied, isolated_map, worker_pool
 
 from . import body_links, loader, references
+from .files import entry_problem, read
 from .loader import ContentError, ContentInvalid
 from .markdown import RENDER_VERSION, RenderFailed
 from .media import MediaSync
@@ -62,31 +62,6 @@ class ImportResult:
 def is_ignored(name):
     """Hidden files and editor backups (`.DS_Store`, `.post.md.swp`, `post.md~`)."""
     return name.startswith(".") or name.endswith("~")
-
-
-def entry_problem(path, content_dir, expected="a markdown file <slug>.md", folder=False):
-    """Why `path` (inside the content folder) cannot be read as `expected`, or None."""
-    try:
-        if path.is_symlink():
-            # Links are followed only within the content folder: a link elsewhere would publish
-            # whatever it points to, and a loop would fail every read.
-            target = path.resolve(strict=True)
-            if not target.is_relative_to(content_dir):
-                return f"a symbolic link to {target}, outside the content folder"
-        mode = path.stat().st_mode
-    except RuntimeError:
-        return "a symbolic link loop"
-    except FileNotFoundError:
-        return "a symbolic link to nothing"
-    except OSError as exc:
-        return f"cannot be read: {exc.strerror}"
-    if folder:
-        return None if stat.S_ISDIR(mode) else f"expected {expected}; got a file"
-    if stat.S_ISDIR(mode):
-        return f"expected {expected}; got a folder"
-    if not stat.S_ISREG(mode):
-        return f"expected {expected}; got a special file (a pipe, socket or device)"
-    return None
 
 
 def discover(content_dir):
@@ -161,28 +136,6 @@ class Parsed:
 
 def failed(rel, field, message):
     return Parsed(rel, "", (0, 0), errors=(ContentError(rel, field, message),))
-
-
-def read(path, rel, limit):
-    """(bytes, (mtime_ns, size)) of a content file of at most `limit` bytes; raises ContentInvalid.
-    Opened without blocking and checked on the open file, so a file swapped for a pipe since
-    discover() cannot hang the import."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as exc:
-        raise loader.invalid(rel, "file", f"cannot be read: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise loader.invalid(rel, "file", "expected a regular file")
-        raw = handle.read(limit + 1)
-    if len(raw) > limit:
-        message = (
-            f"{max(info.st_size, len(raw)):,} bytes is over the limit of {limit:,} bytes per file "
-            "(CONTENT_MAX_FILE_BYTES)"
-        )
-        raise loader.invalid(rel, "file", message)
-    return raw, (info.st_mtime_ns, info.st_size)
 
 
 def parse(job):
@@ -301,10 +254,11 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
         errors += checker.problems()
         if errors:
             raise ContentInvalid(errors)  # rolls the transaction back: the database is as it was
+        # Inside the transaction: an image that cannot be resized fails the import like any error.
+        media.make_variants(workers)
         writer.flush()
         media.write()
         checker.write()
-    media.make_variants(workers)
 
     return ImportResult(
         projects=Project.objects.count(),

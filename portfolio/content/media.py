@@ -22,7 +22,8 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from portfolio.workers import worker_pool
 
-from .loader import MEDIA_SEGMENT_RE, ContentError
+from .files import entry_problem, read
+from .loader import MEDIA_SEGMENT_RE, ContentError, ContentInvalid
 from .models import MediaFile
 
 FOLDER = "media"
@@ -91,26 +92,42 @@ def is_ignored(name):
 
 
 def discover(content_dir):
-    """({path under media/: absolute path}, [problems]) of every file under media/."""
-    root = Path(content_dir) / FOLDER
+    """({path under media/: absolute path}, [problems]) of every file under media/. Links are
+    followed only to files inside the content folder (files.entry_problem), never to folders,
+    which could lead back up the tree."""
+    content_dir = Path(content_dir).resolve()
+    root = content_dir / FOLDER
     found, errors = {}, []
     if not root.is_dir():
         return found, errors
-    for folder, dirs, names in os.walk(root):
+
+    def unreadable(exc):
+        rel = Path(exc.filename).relative_to(content_dir).as_posix()
+        errors.append(ContentError(rel + "/", "folder", f"cannot be read: {exc.strerror}"))
+
+    for folder, dirs, names in os.walk(root, onerror=unreadable):
         rel_folder = Path(folder).relative_to(root).as_posix()
         prefix = "" if rel_folder == "." else rel_folder + "/"
         for name in list(dirs):
-            if is_ignored(name) or not MEDIA_SEGMENT_RE.match(name):
+            if is_ignored(name):
                 dirs.remove(name)
-                if not is_ignored(name):
-                    errors.append(bad_name(f"{FOLDER}/{prefix}{name}/"))
+            elif not MEDIA_SEGMENT_RE.match(name):
+                dirs.remove(name)
+                errors.append(bad_name(f"{FOLDER}/{prefix}{name}/"))
+            elif os.path.islink(os.path.join(folder, name)):
+                dirs.remove(name)
+                message = "a symbolic link to a folder, not followed: link the files instead"
+                errors.append(ContentError(f"{FOLDER}/{prefix}{name}/", "folder", message))
         for name in names:
             if is_ignored(name):
                 continue
-            if MEDIA_SEGMENT_RE.match(name):
-                found[prefix + name] = os.path.join(folder, name)
-            else:
+            path = os.path.join(folder, name)
+            if not MEDIA_SEGMENT_RE.match(name):
                 errors.append(bad_name(f"{FOLDER}/{prefix}{name}"))
+            elif problem := entry_problem(Path(path), content_dir, expected="a media file"):
+                errors.append(ContentError(f"{FOLDER}/{prefix}{name}", "file", problem))
+            else:
+                found[prefix + name] = path
     return found, errors
 
 
@@ -136,7 +153,10 @@ def measure(raw, path):
             if image.getexif().get(0x0112) in (5, 6, 7, 8):  # EXIF orientation: shown turned
                 width, height = height, width
             animated = getattr(image, "is_animated", False)
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError, ValueError) as exc:
+    except UnidentifiedImageError:
+        message = f"expected a {suffix[1:].upper()} image; Pillow does not recognise the file"
+        raise InvalidImage(message) from None
+    except (OSError, Image.DecompressionBombError, ValueError) as exc:
         raise InvalidImage(f"expected a {suffix[1:].upper()} image Pillow can read; {exc}") from None
     return width, height, suffix in RESIZABLE and not animated
 
@@ -180,12 +200,24 @@ class MediaSync:
         self.index = {}  # {path: Media} of every published file
         self.rows, self.touched = [], []
         for path, absolute in self.files.items():
-            stat = os.stat(absolute)
+            try:
+                stat = os.stat(absolute)
+            except OSError as exc:  # gone or unreadable since discover()
+                self.errors.append(
+                    ContentError(f"{FOLDER}/{path}", "file", f"cannot be read: {exc.strerror}")
+                )
+                continue
             known = stored.get(path)
             if known and not full and known[2:4] == (stat.st_mtime_ns, stat.st_size):
                 self.index[path] = Media(path, known[1], known[4], known[5], tuple(known[6]))
                 continue
-            raw = Path(absolute).read_bytes()
+            try:
+                raw, _ = read(
+                    absolute, f"{FOLDER}/{path}", settings.MEDIA_MAX_FILE_BYTES, "MEDIA_MAX_FILE_BYTES"
+                )
+            except ContentInvalid as exc:
+                self.errors += exc.errors
+                continue
             content_hash = hashlib.sha256(raw).hexdigest()
             if known and known[1] == content_hash:
                 self.index[path] = Media(path, known[1], known[4], known[5], tuple(known[6]))
@@ -220,7 +252,8 @@ class MediaSync:
 
     def make_variants(self, workers):
         """Make the variants missing from the cache, one image per task on `workers` processes.
-        Returns how many files were made."""
+        Returns how many files were made; raises ContentInvalid naming the images Pillow could
+        measure but not decode (a truncated or corrupt file)."""
         folder = Path(settings.MEDIA_CACHE_DIR)
         jobs = []
         for media in self.index.values():
@@ -232,25 +265,40 @@ class MediaSync:
         folder.mkdir(parents=True, exist_ok=True)
         if workers > 1 and len(jobs) > 1:
             with worker_pool(min(workers, len(jobs))) as pool:
-                return sum(pool.map(make_variants, jobs))
-        return sum(map(make_variants, jobs))
+                results = list(pool.map(make_variants, jobs))
+        else:
+            results = list(map(make_variants, jobs))
+        problems = [
+            ContentError(
+                f"{FOLDER}/{Path(job[0]).relative_to(self.content_dir / FOLDER).as_posix()}", "image", problem
+            )
+            for job, (_, problem) in zip(jobs, results, strict=True)
+            if problem
+        ]
+        if problems:
+            raise ContentInvalid(problems)
+        return sum(made for made, _ in results)
 
 
 def make_variants(job):
-    """Resize one image to each missing width, as WebP (in a worker process)."""
+    """Resize one image to each missing width, as WebP (in a worker process): (files made, None)
+    or (0, what went wrong)."""
     source, missing, folder = job
-    with Image.open(source) as original:
-        image = ImageOps.exif_transpose(original)
-        if image.mode not in ("RGB", "RGBA"):
-            has_alpha = "A" in image.getbands() or "transparency" in image.info
-            image = image.convert("RGBA" if has_alpha else "RGB")
-        for width, name in missing:
-            height = max(1, round(image.height * width / image.width))
-            resized = image.resize((width, height), Image.Resampling.LANCZOS)
-            partial = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-            resized.save(partial, "WEBP", quality=VARIANT_QUALITY, method=4)
-            os.replace(partial, os.path.join(folder, name))  # never a half-written variant
-    return len(missing)
+    try:
+        with Image.open(source) as original:
+            image = ImageOps.exif_transpose(original)
+            if image.mode not in ("RGB", "RGBA"):
+                has_alpha = "A" in image.getbands() or "transparency" in image.info
+                image = image.convert("RGBA" if has_alpha else "RGB")
+            for width, name in missing:
+                height = max(1, round(image.height * width / image.width))
+                resized = image.resize((width, height), Image.Resampling.LANCZOS)
+                partial = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+                resized.save(partial, "WEBP", quality=VARIANT_QUALITY, method=4)
+                os.replace(partial, os.path.join(folder, name))  # never a half-written variant
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        return 0, f"expected an image Pillow can decode to resize it; {exc}"
+    return len(missing), None
 
 
 def variant_files():

@@ -4,9 +4,11 @@ each gets the importer's named error and leaves the database as it was, or impor
 import os
 import resource
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -200,5 +202,48 @@ def test_a_dead_worker_is_reported_as_the_file_that_killed_it(imported, monkeypa
         import_content(imported, workers=2, full=True)
     assert [str(e) for e in caught.value.errors] == [
         f"{A}: file: the parser process died on this file (killed by SIGSEGV)"
+    ]
+    assert database_state() == before
+
+
+def png(width, height):
+    """A PNG's bytes: a header claiming this size and no pixel data worth the name."""
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b""))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_hostile_media_files_are_named(imported, tmp_path, settings):
+    """The media folder gets the same treatment as the markdown: links only to files inside the
+    folder, no loops, a size limit, and images Pillow cannot read (or would blow up) named."""
+    before = database_state()
+    media = imported / "media"
+    media.mkdir(exist_ok=True)
+    (tmp_path / "secret.png").write_bytes(png(10, 10))
+    os.symlink(media / "loop.png", media / "loop.png")
+    os.symlink(tmp_path / "secret.png", media / "away.png")
+    os.symlink(tmp_path, media / "folder")
+    (media / "bomb.png").write_bytes(png(60_000, 60_000))
+    (media / "fake.png").write_bytes(b"not a png")
+    (media / "big.svg").write_bytes(b"<svg width='1' height='1'/>" + b" " * 2_000)
+    settings.MEDIA_MAX_FILE_BYTES = 1_000
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=1)
+    assert sorted(map(str, caught.value.errors)) == [
+        f"media/away.png: file: a symbolic link to {tmp_path / 'secret.png'}, outside the content folder",
+        "media/big.svg: file: 2,027 bytes is over the limit of 1,000 bytes per file (MEDIA_MAX_FILE_BYTES)",
+        "media/bomb.png: image: expected a PNG image Pillow can read; Image size (3600000000 pixels) "
+        "exceeds limit of 178956970 pixels, could be decompression bomb DOS attack.",
+        "media/fake.png: image: expected a PNG image; Pillow does not recognise the file",
+        "media/folder/: folder: a symbolic link to a folder, not followed: link the files instead",
+        "media/loop.png: file: a symbolic link loop",
     ]
     assert database_state() == before
