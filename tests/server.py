@@ -2,6 +2,7 @@
 a deploy actually runs."""
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -11,7 +12,25 @@ import urllib.error
 import urllib.request
 from contextlib import contextmanager
 
+import pytest
 from django.conf import settings
+
+
+def nginx_command(folder, server):
+    """The command that runs nginx with `server` (a server block) as its only site, its pid, logs
+    and temporary files in `folder`; skips the test when Debian's nginx is not installed."""
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if binary is None:
+        pytest.skip("nginx is not installed (Debian's nginx; make test installs it)")
+    (folder / "nginx.conf").write_text(
+        # pytest's temporary folders are private: run the workers as this user, not nobody.
+        ("user root;\n" if os.geteuid() == 0 else "")
+        + f"pid {folder}/nginx.pid; error_log {folder}/error.log; daemon off;\n"
+        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
+        f"client_body_temp_path {folder}; proxy_temp_path {folder}; fastcgi_temp_path {folder};\n"
+        f"uwsgi_temp_path {folder}; scgi_temp_path {folder};\n{server}\n}}\n"
+    )
+    return [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")]
 
 
 def free_port():

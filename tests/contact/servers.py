@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.server import nginx_command
+
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 
@@ -245,25 +247,14 @@ def wait_for_a_worker(port, process, timeout=30):
 def nginx(service_port, tmp_path):
     """nginx with deploy/contact-nginx.conf, its listen port and upstream rewritten to loopback
     ports; yields its port."""
-    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
-    if binary is None:
-        pytest.skip("nginx is not installed (Debian's nginx; make test installs it)")
     port = free_port()
     server = (ROOT / "deploy" / "contact-nginx.conf").read_text()
     server = server.replace("listen 8081;", f"listen 127.0.0.1:{port};")
     server = server.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{service_port}")
     folder = tmp_path / f"nginx-{port}"
     folder.mkdir()
-    (folder / "nginx.conf").write_text(
-        # pytest's temporary folders are private: run the workers as this user, not nobody.
-        ("user root;\n" if os.geteuid() == 0 else "")
-        + f"pid {folder}/nginx.pid; error_log {folder}/error.log; daemon off;\n"
-        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
-        f"client_body_temp_path {folder}; proxy_temp_path {folder}; fastcgi_temp_path {folder};\n"
-        f"uwsgi_temp_path {folder}; scgi_temp_path {folder};\n{server}\n}}\n"
-    )
     process = subprocess.Popen(
-        [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")],
+        nginx_command(folder, server),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -1,5 +1,4 @@
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -8,7 +7,7 @@ import pytest
 from django.conf import settings
 
 from tests.content_builder import write_content
-from tests.server import free_port, wait_for
+from tests.server import free_port, nginx_command, wait_for
 
 
 def distill_local(content_dir, out_dir, db_path, *args, env=None):
@@ -67,22 +66,11 @@ def background(request):
 
 def start_nginx(site, background, tmp_path):
     """Serve `site` with deploy/nginx.conf (the README's config) on a free port; its base URL."""
-    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
-    if not nginx:
-        pytest.skip("nginx is not installed (make test installs Debian's nginx)")
     port = free_port()
     server = (settings.BASE_DIR / "deploy" / "nginx.conf").read_text()
     server = server.replace("listen 8080;", f"listen 127.0.0.1:{port};").replace(
         "/srv/portfolio/dist", str(site)
     )
-    (tmp_path / "nginx.conf").write_text(
-        # pytest's temporary folders are private: run the workers as this user, not nobody.
-        ("user root;\n" if os.geteuid() == 0 else "")
-        + f"pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log; daemon off;\n"
-        f"events {{}}\nhttp {{ include /etc/nginx/mime.types; access_log off;\n"
-        f"client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path}; fastcgi_temp_path {tmp_path};\n"
-        f"uwsgi_temp_path {tmp_path}; scgi_temp_path {tmp_path};\n{server}\n}}\n"
-    )
-    process = background([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
+    process = background(nginx_command(tmp_path, server))
     wait_for(f"http://127.0.0.1:{port}/", process, timeout=20)
     return f"http://127.0.0.1:{port}"
