@@ -7,6 +7,10 @@ import sys
 
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portfolio.settings")
+    from portfolio.export import quick
+
+    if quick.main(sys.argv):  # a rebuild with nothing to do needs no Django
+        return
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)
