@@ -25,6 +25,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import override_settings
 
 from contact.hosting import redirect_rules
@@ -186,7 +188,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
     # Taken before the import reads anything: an edit made while we build is a change next time.
     inputs = quick.fingerprint(quick.load_settings(), settings)
     with phases("import"):
-        call_command("migrate", verbosity=0, interactive=False)
+        migrate()
         import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full)
     workers = workers or os.cpu_count() or 1
 
@@ -277,6 +279,14 @@ def locked_build(out_dir, *, full, force, workers, stderr):
         seconds=time.perf_counter() - started,
         phases=phases.seconds,
     )
+
+
+def migrate():
+    """Apply what migrations are pending; with none, only the check (3-17 ms instead of
+    migrate's 30-40 ms of loading, planning and post-migrate signals)."""
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        call_command("migrate", verbosity=0, interactive=False)
 
 
 def is_up_to_date(out_dir, previous, targets, to_render, host_files):
