@@ -124,7 +124,10 @@ def discover(content_dir):
                 continue
             rel = f"{collection}/{entry.name}"
             slug = entry.name.removesuffix(".md")
-            if problem := entry_problem(Path(entry.path), content_dir):
+            # A plain file, as the folder listing tells without a system call, has no problem to
+            # look for; links and the rest are checked (two stats each, 0.3 s at 11,000 files).
+            plain = entry.is_file(follow_symlinks=False)
+            if not plain and (problem := entry_problem(Path(entry.path), content_dir)):
                 field = "file name" if problem.endswith("got a folder") else "file"
                 errors.append(ContentError(rel, field, problem))
             elif not entry.name.endswith(".md") or not loader.SLUG_RE.match(slug):
