@@ -45,7 +45,7 @@ def fingerprint(module, settings):
     """A hash of what the output depends on besides the database: the values in `settings` of
     the names the settings `module` defines (a new CONTENT_DIR, SITE_URL or database is a new
     build) and the stat of every content and code file. Not the bytes: equal stats stand for
-    equal files, as in the importer."""
+    equal files, as in the importer. None when the content folder links to a folder."""
     digest = hashlib.sha256()
     for name in sorted(vars(module)):
         if name.isupper():
@@ -54,10 +54,12 @@ def fingerprint(module, settings):
                 value = {alias: [db.get(key) for key in ("ENGINE", "NAME", "HOST", "PORT")]
                          for alias, db in sorted(value.items())}  # fmt: skip
             digest.update(f"{name}={value!r}\0".encode())
-    for folder, dirs, names in os.walk(settings.CONTENT_DIR, followlinks=True):
+    for folder, dirs, names in os.walk(settings.CONTENT_DIR):
+        if any(os.path.islink(os.path.join(folder, name)) for name in dirs):
+            return None  # a linked folder's files are not walked (it may loop): always build
         dirs.sort()
         for name in sorted(names):
-            add_stat(digest, os.path.join(folder, name))
+            add_stat(digest, os.path.join(folder, name))  # a linked file: its target's stat
     for path in code_files():
         add_stat(digest, str(path))
     return digest.hexdigest()
@@ -121,7 +123,7 @@ def up_to_date(argv):
             manifest = json.loads(manifest_path(out_dir).read_text())
         except (OSError, ValueError):
             return None
-        if manifest.get("version") != MANIFEST_VERSION or "inputs" not in manifest:
+        if manifest.get("version") != MANIFEST_VERSION or not manifest.get("inputs"):
             return None
         settings = load_settings()
         if manifest["inputs"] != fingerprint(settings, settings):
