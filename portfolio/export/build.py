@@ -186,7 +186,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
     started = time.perf_counter()
     phases = Phases()
     # Taken before the import reads anything: an edit made while we build is a change next time.
-    inputs = quick.fingerprint(quick.load_settings(), settings)
+    inputs = quick.taken(out_dir) or quick.fingerprint(quick.load_settings(), settings)
     with phases("import"):
         migrate()
         import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full)

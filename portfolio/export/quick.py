@@ -85,6 +85,16 @@ def file_stats(out_dir, names):
     return stats
 
 
+# The fingerprint a failed check took, for the build of the same folder that follows in this
+# process (manage.py runs one command): at 11,000 content files it costs 0.075 s to take again.
+_taken = {}
+
+
+def taken(out_dir):
+    """The fingerprint the check took for `out_dir` in this process, once; else None."""
+    return _taken.pop(out_dir, None)
+
+
 def load_settings():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portfolio.settings")
     return importlib.import_module(os.environ["DJANGO_SETTINGS_MODULE"])
@@ -126,7 +136,8 @@ def up_to_date(argv):
         if manifest.get("version") != MANIFEST_VERSION or not manifest.get("inputs"):
             return None
         settings = load_settings()
-        if manifest["inputs"] != fingerprint(settings, settings):
+        _taken[out_dir] = fingerprint(settings, settings)  # for the build, if one follows
+        if manifest["inputs"] != _taken[out_dir]:
             return None
         files = manifest["files"]
         recorded = {name: entry[1:] for name, entry in files.items()}
