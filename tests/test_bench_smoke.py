@@ -10,14 +10,17 @@ FIGURES = [
     "floor (bench/floor.py)",
     "cold build",
     "cold / floor",
+    "sample site (content/), cold build",
     "rebuild, no change",
     "rebuild, one article's body edited",
     "rebuild, its title edited",
     "files it rewrote",
     "peak memory, largest process (cold)",
     "peak memory, whole tree PSS (cold)",
-    "server: one article (detail)",
-    "server: article list",
+    "server: one article (API)",
+    "server: article list (API)",
+    "server: article list (/articles)",
+    "server: first request after a save",
 ]
 
 

@@ -65,7 +65,7 @@ def is_ignored(name):
 
 
 def discover(content_dir):
-    """Return ({relative path: absolute path} of every content file, [problems with names])."""
+    """Return ({relative path: absolute path (a str)} of every content file, [problems with names])."""
     content_dir = Path(content_dir).resolve()
     try:
         problem = None if content_dir.is_dir() else "the content folder does not exist"
@@ -81,7 +81,7 @@ def discover(content_dir):
         elif problem := entry_problem(path, content_dir, expected="a YAML file"):
             errors.append(ContentError(name, "file", problem))
         else:
-            files[name] = path
+            files[name] = str(path)
     for collection in SCHEMAS:
         folder = content_dir / collection
         if not os.path.lexists(folder):
@@ -99,7 +99,10 @@ def discover(content_dir):
                 continue
             rel = f"{collection}/{entry.name}"
             slug = entry.name.removesuffix(".md")
-            if problem := entry_problem(Path(entry.path), content_dir):
+            # A plain file, as the folder listing tells without a system call, has no problem to
+            # look for; links and the rest are checked (two stats each, 0.3 s at 11,000 files).
+            plain = entry.is_file(follow_symlinks=False)
+            if not plain and (problem := entry_problem(Path(entry.path), content_dir)):
                 field = "file name" if problem.endswith("got a folder") else "file"
                 errors.append(ContentError(rel, field, problem))
             elif not entry.name.endswith(".md") or not loader.SLUG_RE.match(slug):
@@ -115,7 +118,7 @@ def discover(content_dir):
                 message = f"expected a slug of at most {loader.SLUG_MAX} characters; got {len(slug)}"
                 errors.append(ContentError(rel, "file name", message))
             else:
-                files[rel] = Path(entry.path)
+                files[rel] = entry.path
     return files, errors
 
 
@@ -228,11 +231,11 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
     for rel, path in files.items():
         known = None if full or rel in rerender else stored.get(rel)
         try:
-            info = path.stat()
+            info = os.stat(path)
         except OSError:
             info = None  # gone or unreadable since discover(): parse() names the problem
         if not known or not info or known[1:] != (info.st_mtime_ns, info.st_size):
-            jobs.append((rel, str(path), known[0] if known else None))
+            jobs.append((rel, path, known[0] if known else None))
     deleted = [rel for rel in stored if rel not in files]
 
     created = updated = 0

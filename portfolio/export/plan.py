@@ -21,13 +21,12 @@ from portfolio.content import importer
 from portfolio.content.models import Article, MediaFile, Project, Site, Stack
 from portfolio.reversing import slug_reverser
 
+from . import quick
+
 # A detail URL (page, markdown twin or JSON) of one item: it shows that item and the site identity only.
 ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json|\.md)?$")
 # Global files that hold every item's body too, not only what the lists show.
 EVERY_BODY = {"/llms-full.txt"}
-# Files whose bytes decide how every URL renders. Any change rebuilds everything.
-CODE_DIRS = ["api", "pages", "contact", "portfolio", "templates"]
-CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".txt", ".xml", ".json"}
 
 
 @dataclass(frozen=True)
@@ -76,11 +75,8 @@ def hash_of(*parts):
 def code_hash():
     """A hash of the code and settings that shape the output, so a change to either rebuilds all."""
     digest = hashlib.sha256()
-    for folder in CODE_DIRS:
-        for path in sorted((settings.BASE_DIR / folder).rglob("*")):
-            if path.suffix in CODE_SUFFIXES and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(settings.BASE_DIR)).encode() + b"\0" + path.read_bytes())
-    digest.update((settings.BASE_DIR / "requirements.txt").read_bytes())
+    for path in quick.code_files():  # requirements.txt last
+        digest.update(str(path.relative_to(settings.BASE_DIR)).encode() + b"\0" + path.read_bytes())
     digest.update(Site.load().base_url.encode())
     digest.update(getattr(settings, "CONTACT_SERVICE_URL", "").encode())
     return digest.hexdigest()

@@ -169,6 +169,9 @@ def finish(target, status, body, out_dir, previous_dir, check):
     return Rendered(target.path, reused), problems
 
 
+# At most one global file and this many detail files render in the build's own process.
+SMALL_RUN = 50
+
 # The job of a pool's workers, set before they fork so they inherit it instead of unpickling it.
 _job = {}
 
@@ -199,7 +202,10 @@ def render_all(targets, out_dir, previous_dir, check, workers, progress, sizes=N
     size = max(1, min(500, (total - first_detail) // (workers * 8)))
     ranges = [(i, i + 1) for i in range(first_detail)]
     ranges += [(i, min(i + size, total)) for i in range(first_detail, total, size)]
-    if workers <= 1 or len(ranges) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    # A small edit (a body: the item's files and llms-full.txt) renders here: forking the pool and
+    # compiling every template first would cost more than the rendering.
+    small = first_detail <= 1 and total - first_detail <= SMALL_RUN
+    if small or workers <= 1 or len(ranges) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         done = 0
         for start, stop in ranges:
             for result in render_range(targets[start:stop], out_dir, previous_dir, check):

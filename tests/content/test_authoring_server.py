@@ -58,3 +58,25 @@ def test_the_watcher_sees_every_kind_of_change(content_dir, use_inotify):
         change()
         assert watcher.changed()
         assert not watcher.changed()
+
+
+def test_lists_are_answered_from_memory_until_the_content_changes(authoring_server, content_dir):
+    base, db_path = authoring_server
+    assert "First post" in fetch(base + "/articles")[2].decode()
+    # Behind the server's back: a cached list does not see it, a page that is not cached does.
+    with sqlite3.connect(db_path) as connection:
+        connection.execute(
+            "update content_article set title = 'Changed in the database' where slug = 'first-post'"
+        )
+    assert "Changed in the database" not in fetch(base + "/articles")[2].decode()
+    assert "Changed in the database" in fetch(base + "/articles/first-post")[2].decode()
+    # A content edit imports and empties the cache: the list shows the file's new title.
+    write_content(content_dir, {"articles/first-post.md": article("First post, edited")})
+    body = fetch(base + "/articles")[2].decode()
+    assert "First post, edited" in body and "Changed in the database" not in body
+    status, headers, api = fetch(base + "/api/v1/articles")
+    assert (
+        status == 200
+        and headers["Content-Type"].startswith("application/json")
+        and b"First post, edited" in api
+    )

@@ -6,6 +6,7 @@ import os
 import pytest
 
 from portfolio.content.loader import ContentInvalid
+from portfolio.export import quick
 from portfolio.export.build import BuildFailed, build
 from tests.content_builder import DRAFT_TITLE, STACK_YAML, article, project, write_content
 
@@ -177,3 +178,37 @@ def test_django_distills_usual_options_are_accepted(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Built ") and (tmp_path / "site" / "index.html").exists()
+
+
+def test_a_rebuild_with_no_change_is_answered_before_django_starts(tmp_path):
+    """The fingerprint in the manifest: equal inputs and untouched output answer at once, any
+    difference (content, settings, an output file) runs the real build, which puts it right."""
+    content, out, db = write_content(tmp_path / "content"), tmp_path / "site", tmp_path / "db.sqlite3"
+    assert distill_local(content, out, db, "--workers", "1").returncode == 0
+    answered = distill_local(content, out, db, "--workers", "1")
+    assert answered.returncode == 0 and "nothing changed since the last build" in answered.stdout
+    index = out / "index.html"
+    before = index.read_bytes()
+    index.write_bytes(b"tampered")  # an output file not as recorded: rebuilt from the database
+    rebuilt = distill_local(content, out, db, "--workers", "1")
+    assert rebuilt.returncode == 0 and rebuilt.stdout.startswith("Built"), rebuilt.stdout
+    assert index.read_bytes() == before
+    assert "nothing changed" in distill_local(content, out, db).stdout
+    edited = next((content / "articles").glob("*.md"))
+    edited.write_text(edited.read_text() + "\nOne more line.\n")
+    after_edit = distill_local(content, out, db, "--workers", "1")
+    assert after_edit.stdout.startswith("Built"), after_edit.stdout
+    other_site = distill_local(content, out, db, "--workers", "1", env={"SITE_URL": "https://x.example"})
+    assert other_site.stdout.startswith("Built"), other_site.stdout
+
+
+def test_the_fingerprint_sees_a_touched_file_and_gives_up_on_linked_folders(content_dir, settings):
+    settings.CONTENT_DIR = content_dir
+    module = quick.load_settings()
+    first = quick.fingerprint(module, settings)
+    assert first and quick.fingerprint(module, settings) == first
+    edited = next((content_dir / "articles").glob("*.md"))
+    os.utime(edited, ns=(0, 0))
+    assert quick.fingerprint(module, settings) != first
+    (content_dir / "linked").symlink_to(content_dir / "articles", target_is_directory=True)
+    assert quick.fingerprint(module, settings) is None, "a linked folder could change unseen"
