@@ -27,28 +27,30 @@ from .loader import ContentInvalid
 from .middleware import PROBLEM_KEY
 
 
+def stat_of(path):
+    """(mtime, size) of `path`, or None when it cannot be stat'ed (gone, a link loop, unreadable):
+    the importer names that problem; noticing the change is all this needs."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
 def snapshot(content_dir):
     """{path: (mtime, size)} of everything the importer reads: cheap enough for every request."""
-    entries = {}
-    for name in SINGLETONS:
-        try:
-            stat = os.stat(os.path.join(content_dir, name))
-            entries[name] = (stat.st_mtime_ns, stat.st_size)
-        except FileNotFoundError:
-            entries[name] = None
+    entries = {name: stat_of(os.path.join(content_dir, name)) for name in SINGLETONS}
     for collection in SCHEMAS:
         try:
             with os.scandir(os.path.join(content_dir, collection)) as scan:
                 for entry in scan:
-                    stat = entry.stat()
-                    entries[entry.path] = (stat.st_mtime_ns, stat.st_size)
-        except FileNotFoundError:
+                    entries[entry.path] = stat_of(entry.path)
+        except OSError:
             entries[collection] = None
     for folder, _dirs, names in os.walk(os.path.join(content_dir, media.FOLDER)):
         for name in names:
             path = os.path.join(folder, name)
-            stat = os.stat(path)
-            entries[path] = (stat.st_mtime_ns, stat.st_size)
+            entries[path] = stat_of(path)
     return entries
 
 

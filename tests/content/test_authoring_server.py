@@ -1,5 +1,6 @@
 """`manage.py runserver` picks up edits on the next request, and shows an invalid edit's errors."""
 
+import os
 import sqlite3
 
 import pytest
@@ -54,6 +55,10 @@ def test_the_watcher_sees_every_kind_of_change(content_dir, use_inotify):
         lambda: write_content(content_dir, {"projects/new.md": article("New")}),
         lambda: (content_dir / "articles" / "same-day.md").unlink(),
         lambda: (content_dir / "stack.yaml").write_text((content_dir / "stack.yaml").read_text() + "\n"),
+        # Hostile entries are the importer's to name: the watcher only notices them.
+        lambda: os.symlink(content_dir / "articles" / "loop.md", content_dir / "articles" / "loop.md"),
+        lambda: write_content(content_dir, {"media/shot.png": b"png"}),
+        lambda: os.symlink(content_dir / "media" / "loop.png", content_dir / "media" / "loop.png"),
     ):
         change()
         assert watcher.changed()
