@@ -26,6 +26,7 @@ from django.views import View
 
 from api.serializers import ArticleDetailSerializer, ProjectDetailSerializer
 from portfolio.content.models import Article, Project, Site
+from portfolio.reversing import slug_reverser
 
 from .plain_text import oneline
 
@@ -121,16 +122,42 @@ def twins(view_class):
     yield from ((doc["date"], view_class.markdown(doc)) for doc in view_class.documents(run))
 
 
-def llms_full(request):
-    """/llms-full.txt: the site's summary (as in llms.txt), then every twin, newest first
-    (projects before articles on the same day). Streamed a run of items at a time: at 10,000
-    articles the file is tens of megabytes, and it is never held as text besides its bytes."""
-    summary = render_to_string("pages/llms_summary.txt", request=request)
-    merged = heapq.merge(twins(ProjectTwin), twins(ArticleTwin), key=lambda pair: pair[0], reverse=True)
+def newest_first(projects, articles):
+    """Merge two (date, x) streams, each newest first, into one: projects before articles on the
+    same day. The one order of llms-full.txt, whether its twins are rendered or read."""
+    return heapq.merge(projects, articles, key=lambda pair: pair[0], reverse=True)
 
-    def chunks():
-        yield summary.encode()
-        for _date, twin in merged:
-            yield f"\n---\n\n{twin}".encode()
 
-    return StreamingHttpResponse(chunks(), content_type=TEXT)
+class LlmsFull(View):
+    """/llms-full.txt: the site's summary (as in llms.txt), then every twin, newest first. At
+    10,000 articles the file is tens of megabytes: it is streamed a run of items at a time, and
+    never held as text besides its bytes."""
+
+    def get(self, request):
+        merged = newest_first(twins(ProjectTwin), twins(ArticleTwin))
+        return self.response(request, (twin.encode() for _date, twin in merged))
+
+    @classmethod
+    def from_built(cls, request, read):
+        """The same file from twins already built (the static export's way in: it has just
+        written them, and serializing 10,000 items again costs seconds). `read(uri)` gives the
+        bytes of the twin at `uri`."""
+
+        def addresses(view, route):
+            address = slug_reverser(route)
+            return [(str(date), address(slug)) for slug, date in view.queryset.values_list("slug", "date")]
+
+        projects = addresses(ProjectTwin, "pages:project-md")
+        merged = newest_first(projects, addresses(ArticleTwin, "pages:article-md"))
+        return cls.response(request, (read(uri) for _date, uri in merged))
+
+    @staticmethod
+    def response(request, twins):
+        summary = render_to_string("pages/llms_summary.txt", request=request)
+
+        def chunks():
+            yield summary.encode()
+            for twin in twins:
+                yield b"\n---\n\n" + twin
+
+        return StreamingHttpResponse(chunks(), content_type=TEXT)

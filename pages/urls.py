@@ -55,7 +55,7 @@ urlpatterns = [
         "404", views.not_found_page, name="not-found", distill_file="404.html", distill_status_codes=(404,)
     ),
     distill_path("llms.txt", views.LlmsTxtView.as_view(), name="llms-txt", distill_file="llms.txt"),
-    distill_path("llms-full.txt", twins.llms_full, name="llms-full", distill_file="llms-full.txt"),
+    distill_path("llms-full.txt", twins.LlmsFull.as_view(), name="llms-full", distill_file="llms-full.txt"),
     distill_path(
         "robots.txt",
         TemplateView.as_view(template_name="pages/robots.txt", content_type=text_plain),

@@ -1,9 +1,16 @@
-"""Build the static site into a folder: import, render, verify, then swap it in atomically.
+"""Build the static site into a folder: import, render, verify, then put it in place.
 
-The new site is rendered into a temporary folder beside the target and replaces it only after
-every check passed: a failed or interrupted build leaves the previous output as it was. Builds are
-incremental: a manifest beside the output records each file's dependency key and stat, and files
-whose key is unchanged are hard-linked from the previous build instead of rendered.
+Files are rendered into a temporary folder beside the target, and nothing in the target changes
+until every check has passed: a failed or interrupted build leaves the previous output as it was.
+Builds are incremental: a manifest beside the output records each file's dependency key and stat,
+and a file whose key is unchanged is carried over instead of rendered.
+
+Putting it in place: a first build, or one that renders much of the site, is a whole new folder
+swapped for the old one in one rename. A smaller one (an edit) moves only its new files into the
+previous folder, one rename each, and removes the files the site no longer has: linking 30,000
+unchanged files into a new folder and deleting the old one cost more than the edit. Those few
+renames are not one step; a build killed among them leaves files whose stat the manifest does not
+record, and the next build renders them again.
 """
 
 import ctypes
@@ -36,7 +43,7 @@ from portfolio.progress import Progress
 
 from . import hosts, plan, quick
 from .quick import MANIFEST_VERSION, manifest_path
-from .render import get, link_or_copy, place, render_all
+from .render import Output, get, link_or_copy, place, render_all
 from .verify import Verifier
 
 
@@ -227,58 +234,121 @@ def locked_build(out_dir, *, full, force, workers, stderr):
         umask = os.umask(0)
         os.umask(umask)
         tmp.chmod(0o777 & ~umask)  # mkdtemp's 0700 would hide the site from a web server's user
+        in_place = bool(previous) and len(to_render) <= IN_PLACE_MAX
+        output = Output(str(tmp), str(out_dir) if previous else None, in_place)
         try:
-            for target in carried:
-                link_or_copy(os.path.join(out_dir, target.path), os.path.join(tmp, target.path))
+            if not in_place:
+                for target in carried:
+                    link_or_copy(os.path.join(out_dir, target.path), os.path.join(tmp, target.path))
             files = {t.path for t in targets} | set(host_files)
             status, _, openapi = get("/openapi.json")
             verifier = Verifier(Site.load().base_url, files, json.loads(openapi), drafts)
-            problems, written, rendered_paths = [], 0, []
-            previous_dir = out_dir if previous else None
+            problems, written, rendered_paths = [], [], []
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
                 sizes = {path: entry[1] for path, entry in previous.items()}
+                paths = {target.uri: target.path for target in targets}
                 # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
-                results = render_all(to_render, tmp, previous_dir, verifier, workers, progress, sizes)
+                results = render_all(to_render, output, verifier, workers, progress, sizes, paths)
                 with closing(results):
                     for rendered, file_problems in results:
                         problems += file_problems
-                        written += not rendered.reused
+                        if not rendered.reused:
+                            written.append(rendered.path)
                         rendered_paths.append(rendered.path)
             for name, text in host_files.items():
-                place(text.encode(), name, tmp, previous_dir)
+                if not place(text.encode(), name, output):
+                    written.append(name)
             with phases("verify"):
-                problems += verifier.check_site(lambda path: (tmp / path).read_bytes())
-                problems += verifier.check_agent_surfaces(
-                    lambda path: (tmp / path).read_bytes(), rendered_paths
-                )
+                same_site = in_place and files == set(previous) | set(host_files)
+                if not (same_site and drafts_key == manifest["drafts"]) or verifier.reads_any(rendered_paths):
+                    problems += verifier.check_site(output.read)
+                problems += verifier.check_agent_surfaces(output.read, rendered_paths)
                 if carried and manifest.get("drafts") != drafts_key:
                     for target in carried:  # new or renamed drafts: look for them in what was kept too
-                        problems += verifier.draft_leaks(target.path, (tmp / target.path).read_bytes())
+                        problems += verifier.draft_leaks(target.path, output.read(target.path))
             if problems:
                 raise BuildFailed(problems)
-            entries, size = {}, 0
-            for target in targets:
-                stat = os.stat(os.path.join(tmp, target.path))
-                entries[target.path] = [keys[target], stat.st_size, stat.st_mtime_ns]
-                size += stat.st_size
-            host_stats = quick.file_stats(tmp, host_files)
-            swap(tmp, out_dir)
+            entries, size = manifest_entries(targets, keys, output, set(written), carried, previous)
+            with signals_held():  # the folder and its manifest change together
+                if in_place:
+                    update_in_place(tmp, out_dir, written, stale=set(previous) - files)
+                else:
+                    swap(tmp, out_dir)
+                host_stats = quick.file_stats(out_dir, host_files)
+                write_manifest(out_dir, {"version": MANIFEST_VERSION, "drafts": drafts_key, "files": entries,
+                                         "inputs": inputs, "host_files": host_stats})  # fmt: skip
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
-    write_manifest(out_dir, {"version": MANIFEST_VERSION, "drafts": drafts_key, "files": entries,
-                             "inputs": inputs, "host_files": host_stats})  # fmt: skip
     return BuildResult(
         out_dir,
         files=len(targets) + len(host_files),
         size=size,
         rendered=len(to_render),
-        written=written,
+        written=len(written),
         carried=len(carried),
         seconds=time.perf_counter() - started,
         phases=phases.seconds,
     )
+
+
+# At most this many files to render and the build updates the previous folder in place; more,
+# and it makes a whole new folder (see the module's docstring).
+IN_PLACE_MAX = 1000
+
+
+def manifest_entries(targets, keys, output, written, carried, previous):
+    """({path: [key, size, mtime_ns]}, total bytes) of the new build. In place, a carried file's
+    stat is the one carry_over() just compared with the manifest, and a file rendered with
+    unchanged bytes is where it was; a file written now is in the stage (a rename keeps its stat)."""
+    entries, size = {}, 0
+    carried = {target.path for target in carried} if output.in_place else set()
+    for target in targets:
+        path = target.path
+        if path in carried:
+            entries[path] = previous[path]
+            size += previous[path][1]
+            continue
+        if path in written or not output.in_place:
+            stat = os.stat(os.path.join(output.stage, path))
+        else:
+            stat = os.stat(os.path.join(output.previous, path))
+        entries[path] = [keys[target], stat.st_size, stat.st_mtime_ns]
+        size += stat.st_size
+    return entries, size
+
+
+def update_in_place(stage, out_dir, written, stale):
+    """Move the files this build wrote from `stage` into the previous build's folder, then
+    remove the files the site no longer has, and folders that leaves empty."""
+    for path in written:
+        destination = os.path.join(out_dir, path)
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        os.replace(os.path.join(stage, path), destination)
+    for path in sorted(stale):
+        try:
+            os.unlink(os.path.join(out_dir, path))
+        except FileNotFoundError:
+            pass
+        folder = os.path.dirname(path)
+        while folder:
+            try:
+                os.rmdir(os.path.join(out_dir, folder))
+            except OSError:  # not empty
+                break
+            folder = os.path.dirname(folder)
+
+
+@contextmanager
+def signals_held():
+    """Hold SIGINT and SIGTERM until the block is done: a build stopped half-way through
+    putting its files in place would leave a folder that is neither build."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def migrate():

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db import connection
 from django.urls import reverse
 from django_distill.request import generate_filename, get_uri_values
 from django_distill.urls import get_distilled_urls
@@ -88,9 +89,13 @@ DETAIL_ONLY = {"body", "body_html", "source_path", *importer.STATE}
 
 
 def listed(queryset):
-    """What the global pages can show of each item: every field but the detail-only ones."""
+    """What the global pages can show of each item: every field but the detail-only ones, as
+    the database holds them (hashed, not read: no JSON decoding of 10,000 rows' fields)."""
     fields = [f.attname for f in queryset.model._meta.concrete_fields if f.attname not in DETAIL_ONLY]
-    return list(queryset.order_by("slug").values_list(*fields))
+    sql, params = queryset.order_by("slug").values_list(*fields).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 class Keys:
@@ -117,7 +122,16 @@ class Keys:
             self.all, sorted(self.items["projects"].items()), sorted(self.items["articles"].items())
         )
 
+        self.memo = {}
+
     def __call__(self, target):
+        """The key of `target`; an item's page, JSON and twin share one."""
+        key = self.memo.get(target.depends)
+        if key is None:
+            key = self.memo[target.depends] = self.key_of(target)
+        return key
+
+    def key_of(self, target):
         if target.depends == "global":
             return self.all
         if target.depends == "bodies":

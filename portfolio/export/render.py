@@ -8,7 +8,9 @@ site is. A file whose bytes equal the previous build's is hard-linked from it, n
 Detail URLs go faster in runs: a view class with a `render_many(requests)` classmethod answers a
 list of requests resolved to it with a list of rendered responses, loading their items in one
 query (the project and article pages and JSON do). At 10,000 articles, one GET per detail URL
-spent most of its time on the query and, for the API, on building a serializer per item.
+spent most of its time on the query and, for the API, on building a serializer per item. A view
+with a `from_built(request, read)` classmethod is made from files already built (llms-full.txt
+from the twins): it renders last, in the build's own process.
 """
 
 import multiprocessing
@@ -35,9 +37,34 @@ class RenderError(Exception):
 
 
 @dataclass(frozen=True)
+class Output:
+    """Where rendered files go. `stage`: the folder this build writes; `previous`: the previous
+    build's folder, if any, whose files are reused where the bytes are equal; `in_place`: the
+    previous folder is updated in place afterwards, so an equal file stays where it is instead
+    of being linked into the stage."""
+
+    stage: str
+    previous: str | None = None
+    in_place: bool = False
+
+    def read(self, path, staged=None):
+        """A file of the new build: written by this build, else (in place) the previous one's.
+        `staged`: the paths this build wrote, if known (one open instead of two)."""
+        if not self.in_place or staged is None or path in staged:
+            try:
+                with open(os.path.join(self.stage, path), "rb") as handle:
+                    return handle.read()
+            except FileNotFoundError:
+                if not self.in_place:
+                    raise
+        with open(os.path.join(self.previous, path), "rb") as handle:
+            return handle.read()
+
+
+@dataclass(frozen=True)
 class Rendered:
     path: str
-    reused: bool  # same bytes as the previous build: hard-linked, not rewritten
+    reused: bool  # same bytes as the previous build: kept or hard-linked, not rewritten
 
 
 _handler = None
@@ -120,20 +147,21 @@ def compile_templates():
                 engine.env.get_template(name)
 
 
-def place(body, path, out_dir, previous_dir):
-    """Write `body` to out_dir/path, or hard-link the previous build's identical file."""
-    destination = os.path.join(out_dir, path)
-    make_folder_of(destination)
-    if previous_dir:
-        old = os.path.join(previous_dir, path)
+def place(body, path, output):
+    """Write `body` to the stage, or reuse the previous build's identical file. True if reused."""
+    destination = os.path.join(output.stage, path)
+    if output.previous:
+        old = os.path.join(output.previous, path)
         try:
             if os.path.getsize(old) == len(body):
                 with open(old, "rb") as handle:
                     if handle.read() == body:
-                        link_or_copy(old, destination)
+                        if not output.in_place:
+                            link_or_copy(old, destination)
                         return True
         except OSError:
             pass
+    make_folder_of(destination)
     with open(destination, "wb") as handle:
         handle.write(body)
     return False
@@ -154,18 +182,18 @@ def link_or_copy(source, destination):
         shutil.copy2(source, destination)
 
 
-def render_range(targets, out_dir, previous_dir, check):
+def render_range(targets, output, check):
     """Render, check and place `targets`: a list of (Rendered, problems)."""
-    return [finish(*answer, out_dir, previous_dir, check) for answer in bodies(targets)]
+    return [finish(*answer, output, check) for answer in bodies(targets)]
 
 
-def finish(target, status, body, out_dir, previous_dir, check):
+def finish(target, status, body, output, check):
     if status not in target.status_codes:
         raise RenderError(
             f"{target.uri}: status {status}, expected {' or '.join(map(str, target.status_codes))}"
         )
     problems = check(target, body) if check else []
-    reused = place(body, target.path, out_dir, previous_dir)
+    reused = place(body, target.path, output)
     return Rendered(target.path, reused), problems
 
 
@@ -177,38 +205,71 @@ _job = {}
 
 
 def _render_range(start, stop):
-    out_dir, previous_dir, check = _job["out_dir"], _job["previous_dir"], _job["check"]
-    return render_range(_job["targets"][start:stop], out_dir, previous_dir, check)
+    return render_range(_job["targets"][start:stop], _job["output"], _job["check"])
 
 
 def is_global(target):
     return target.depends in ("global", "bodies")
 
 
-def render_all(targets, out_dir, previous_dir, check, workers, progress, sizes=None):
+def from_built_views(targets):
+    """{target: its view's from_built} of the targets made from other built files."""
+    views = {}
+    for _route, run in groupby(targets, key=attrgetter("route")):
+        run = list(run)
+        view_class = getattr(resolve(run[0].uri).func, "view_class", None)
+        if hasattr(view_class, "from_built"):
+            views.update((target, view_class.from_built) for target in run)
+    return views
+
+
+def assemble(target, from_built, output, paths, staged, check):
+    """Render `target` from the built files (`paths`: {uri: path} of every file of the build;
+    `staged`: those this build wrote)."""
+    request = request_for(target, resolve(target.uri))
+    response = from_built(request, lambda uri: output.read(paths[uri], staged))
+    body = bytearray()
+    for chunk in response:
+        body += chunk
+    return finish(target, response.status_code, bytes(body), output, check)
+
+
+def render_all(targets, output, check, workers, progress, sizes=None, paths=None):
     """Yield (Rendered, problems) for every target; on `workers` processes when worth it.
-    `sizes`: {path: bytes} of the previous build's files, if any."""
-    total = len(targets)
+    `sizes`: {path: bytes} of the previous build's files, if any; `paths`: {uri: path} of every
+    file of the build, for the targets made from other built files."""
+    last = from_built_views(targets)
+    targets = [target for target in targets if target not in last]
+    total = len(targets) + len(last)
+    staged = set()
+    for rendered, problems in render_pages(targets, output, check, workers, progress, sizes or {}, total):
+        if not rendered.reused:
+            staged.add(rendered.path)
+        yield rendered, problems
+    for target, from_built in last.items():
+        yield assemble(target, from_built, output, paths, staged, check)
+    if last:
+        progress(total, total)
+
+
+def render_pages(targets, output, check, workers, progress, sizes, total):
     # Global pages (lists, sitemaps, llms.txt) take up to half a second each at 10,000 articles:
     # they go first, one per task, largest (by the previous build's file) first so that both
     # workers finish together; detail pages follow in larger chunks, small enough to hold their
     # items in memory.
-    sizes = sizes or {}
-    # llms-full.txt, the largest by far, goes first even with no previous build to measure.
-    first_size = {target.path: float("inf") for target in targets if target.depends == "bodies"}
-    sizes = {**first_size, **sizes}
+    count = len(targets)
     targets = sorted(targets, key=lambda target: (not is_global(target), -sizes.get(target.path, 0)))
-    first_detail = next((i for i, t in enumerate(targets) if not is_global(t)), total)
-    size = max(1, min(500, (total - first_detail) // (workers * 8)))
+    first_detail = next((i for i, t in enumerate(targets) if not is_global(t)), count)
+    size = max(1, min(500, (count - first_detail) // (workers * 8)))
     ranges = [(i, i + 1) for i in range(first_detail)]
-    ranges += [(i, min(i + size, total)) for i in range(first_detail, total, size)]
-    # A small edit (a body: the item's files and llms-full.txt) renders here: forking the pool and
-    # compiling every template first would cost more than the rendering.
-    small = first_detail <= 1 and total - first_detail <= SMALL_RUN
+    ranges += [(i, min(i + size, count)) for i in range(first_detail, count, size)]
+    # A small edit (a body: the item's files) renders here: forking the pool and compiling every
+    # template first would cost more than the rendering.
+    small = first_detail <= 1 and count - first_detail <= SMALL_RUN
     if small or workers <= 1 or len(ranges) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         done = 0
         for start, stop in ranges:
-            for result in render_range(targets[start:stop], out_dir, previous_dir, check):
+            for result in render_range(targets[start:stop], output, check):
                 done += 1
                 yield result
             progress(done, total)
@@ -216,7 +277,7 @@ def render_all(targets, out_dir, previous_dir, check, workers, progress, sizes=N
     # Children open their own database connections: a connection must not cross a fork.
     connections.close_all()
     compile_templates()
-    _job.update(targets=targets, out_dir=out_dir, previous_dir=previous_dir, check=check)
+    _job.update(targets=targets, output=output, check=check)
     done = 0
     try:
         with worker_pool(workers) as pool:

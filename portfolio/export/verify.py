@@ -34,6 +34,7 @@ LINK_SOURCES = {
     "feed.xml": re.compile(r"""(?:href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)"""),
 }
 WINDOW = 4 << 20  # bytes of a file searched for drafts at once
+SITEMAP_FILE = re.compile(r"sitemap[^/]*\.xml")
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
 # Media addresses in a page: attribute values (src, href, og:image's content), srcset candidates
 # and JSON-LD images, root-relative or absolute.
@@ -42,7 +43,8 @@ SRCSET = re.compile(r'srcset="(?P<set>[^"]*)"')
 ITEM_JSON = re.compile(r"api/v1/(?P<kind>projects|articles)/(?P<slug>[^/]+)\.json")
 TWIN = re.compile(r"(?P<kind>projects|articles)/(?P<slug>[^/]+)\.md")
 TWIN_MARKDOWN = {"projects": project_markdown, "articles": article_markdown}
-TWIN_PAGE_LINE = re.compile(rb"^- Page: (?P<url>\S+)$", re.M)  # bytes: llms-full.txt is large
+# Bytes, and a literal start the search can skip to: llms-full.txt is tens of megabytes.
+TWIN_PAGE_LINE = re.compile(rb"\n- Page: (?P<url>\S+)$", re.M)
 
 # llms.txt (llmstxt.org): an H1, a `> ` summary, free text, then `## ` sections of link items.
 LLMS_ITEM = re.compile(r"- \[[^\[\]\n]+\]\([^()\s]+\)(?:: [^\n]*)?")
@@ -193,6 +195,13 @@ class Verifier:
 
     # --- across files -----------------------------------------------------------------------
 
+    def reads_any(self, paths):
+        """Does check_site() read any of `paths`? If not, and the build has the same files and
+        drafts as the previous one, it would find what it found then."""
+        return any(
+            path in LIST_KEYS or path in LINK_SOURCES or SITEMAP_FILE.fullmatch(path) for path in paths
+        )
+
     def check_site(self, read):
         """Checks across files; `read(path)` returns a built file's bytes."""
         problems = [
@@ -216,7 +225,7 @@ class Verifier:
             for match in pattern.finditer(read(path).decode()):
                 url = html.unescape(match[match.lastgroup])
                 problems += self.check_link(path, url)
-        for path in sorted(p for p in self.files if re.fullmatch(r"sitemap[^/]*\.xml", p)):
+        for path in sorted(p for p in self.files if SITEMAP_FILE.fullmatch(p)):
             for match in SITEMAP_LOC.finditer(read(path).decode()):
                 problems += self.check_link(path, html.unescape(match.group("url")))
         return problems

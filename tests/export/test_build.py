@@ -7,7 +7,7 @@ import pytest
 
 from portfolio.content.loader import ContentInvalid
 from portfolio.export import quick
-from portfolio.export.build import BuildFailed, build
+from portfolio.export.build import IN_PLACE_MAX, BuildFailed, build
 from tests.content_builder import DRAFT_TITLE, STACK_YAML, article, project, write_content
 
 from .conftest import distill_local, tree
@@ -94,7 +94,10 @@ def apply(content_dir, change):
             write_content(content_dir, {rel: data})
 
 
-def test_incremental_builds_equal_full_builds(site, content_dir, tmp_path):
+# An edit updates the previous folder in place; a build rendering more makes a new folder.
+@pytest.mark.parametrize("in_place_max", [IN_PLACE_MAX, 0], ids=["in place", "new folder"])
+def test_incremental_builds_equal_full_builds(site, content_dir, tmp_path, monkeypatch, in_place_max):
+    monkeypatch.setattr("portfolio.export.build.IN_PLACE_MAX", in_place_max)
     incremental, full = tmp_path / "incremental", tmp_path / "full"
     site(incremental)
     for name, change in EDITS:
@@ -109,8 +112,11 @@ def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, t
     site()
     out = tmp_path / "site"
     inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
+    folder = os.stat(out).st_ino
     apply(content_dir, EDITS[0][1])  # a new body: the article's page, JSON and twin, and llms-full.txt
     result = site()
+    assert os.stat(out).st_ino == folder, "an edit updates the folder in place"
+    assert leftovers(out) == []
     changed = sorted(path for path in tree(out) if os.stat(out / path).st_ino != inodes[path])
     assert changed == ["api/v1/articles/first-post.json", "articles/first-post.html",
                        "articles/first-post.md", "llms-full.txt"]  # fmt: skip
