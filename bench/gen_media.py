@@ -3,8 +3,8 @@
 Mostly photos (JPEG, 800-2400 px wide, a tenth of them taken sideways: their EXIF orientation
 turns them), then screenshots and diagrams (PNG), a few images narrower than the text column
 (no variants) and a few SVGs. Encoding their variants has to cost what real images cost, so the
-pixels are not flat: photos are crops of a few noisy, blurred compositions (about 1.4 bits a pixel
-as JPEG at quality 85), screenshots are anti-aliased text lines and panels (about 1.5 bits a pixel
+pixels are not flat: photos are crops of a few noisy, blurred compositions (about 1.5 bits a pixel
+as JPEG at quality 85), screenshots are anti-aliased text lines and panels (about 2 bits a pixel
 as PNG). Making each picture from scratch would take seconds per hundred; cropping shared
 compositions keeps a set of 300 to a few seconds, and shapes of its own at random places make
 every image's bytes different (the build's cache would otherwise make one set of variants for
