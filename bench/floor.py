@@ -135,9 +135,9 @@ def build(content, out, workers):
         with Pool(workers, initializer=start_worker, initargs=(str(out),)) as pool:
             # One image a task, queued before the pages: the largest tasks first, so that both
             # workers finish together.
-            variants = pool.imap_unordered(publish_media, images)
+            made = pool.imap_unordered(publish_media, images)
             results = list(pool.imap_unordered(build_one, jobs, chunksize=16))
-            variants = sum(variants)
+            variants = sum(made)
     else:
         start_worker(str(out))
         variants = sum(map(publish_media, images))
