@@ -7,16 +7,19 @@ For every project and published article: read the file, parse its YAML front mat
 loader when available), render the body with Python-Markdown and the project's own extensions
 (imported from portfolio.content.markdown, so the two cannot drift; Pygments highlights the code),
 then write one HTML page, one JSON document and one markdown twin; finally write the project and
-article lists as JSON and every twin into llms-full.txt, newest first. Files are spread over a
-process pool, one worker per core by default. No Django, no database, no validation, no
-templates: the build should come within a small factor of this, and bench/run.py measures how
-close it gets.
+article lists as JSON and every twin into llms-full.txt, newest first. Every file under media/ is
+copied to OUT/media/, and every PNG, JPEG or WebP wider than the text column is resized to the
+build's WebP variants (portfolio.content.media: the same widths, quality, resampling and EXIF
+turn), written under OUT/media/_v/. Files and images are spread over one process pool, one
+worker per core by default. No Django, no database, no validation, no templates, no cache: the
+build should come within a small factor of this, and bench/run.py measures how close it gets.
 """
 
 import argparse
 import html
 import json
 import os
+import shutil
 import sys
 import time
 from multiprocessing import Pool
@@ -24,6 +27,7 @@ from pathlib import Path
 
 import markdown
 import yaml
+from PIL import Image, ImageOps
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from portfolio.content.markdown import EXTENSION_CONFIGS, EXTENSIONS  # noqa: E402
@@ -31,6 +35,12 @@ from portfolio.content.markdown import EXTENSION_CONFIGS, EXTENSIONS  # noqa: E4
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 KINDS = ("projects", "articles")
 LIST_FIELDS = ("title", "description", "date", "tags", "tagline", "status", "stack", "featured")
+# As in portfolio.content.media, which cannot be imported without setting Django up (it holds the
+# MediaFile model); tests/test_bench_smoke.py checks that they are the same.
+RESIZABLE = {".png", ".jpg", ".jpeg", ".webp"}
+LAYOUT_WIDTH = 720
+VARIANT_WIDTHS = (480, 720, 1080, 1440)
+VARIANT_QUALITY = 80
 
 _converter = None
 _out = None
@@ -80,6 +90,33 @@ def build_one(job):
     return kind, {"slug": slug, **{key: meta[key] for key in LIST_FIELDS if key in meta}}
 
 
+def publish_media(job):
+    """Copy one media file; resize a raster wider than the text column to each variant width below
+    its own, as the build's import does (portfolio.content.media.measure and make_variants).
+    Returns the number of variants written."""
+    source, rel = job
+    destination = os.path.join(_out, "media", rel)
+    os.makedirs(os.path.dirname(destination), exist_ok=True)
+    shutil.copyfile(source, destination)
+    if Path(source).suffix.lower() not in RESIZABLE:
+        return 0
+    with Image.open(source) as original:
+        width = original.size[1] if original.getexif().get(0x0112) in (5, 6, 7, 8) else original.size[0]
+        if width <= LAYOUT_WIDTH or getattr(original, "is_animated", False):
+            return 0
+        image = ImageOps.exif_transpose(original)
+        if image.mode not in ("RGB", "RGBA"):
+            has_alpha = "A" in image.getbands() or "transparency" in image.info
+            image = image.convert("RGBA" if has_alpha else "RGB")
+        widths = [w for w in VARIANT_WIDTHS if w < width]
+        for variant in widths:
+            height = max(1, round(image.height * variant / image.width))
+            resized = image.resize((variant, height), Image.Resampling.LANCZOS)
+            name = f"{rel.replace('/', '-')}-{variant}.webp"
+            resized.save(os.path.join(_out, "media", "_v", name), "WEBP", quality=VARIANT_QUALITY, method=4)
+    return len(widths)
+
+
 def newest_first(items):
     return sorted(sorted(items, key=lambda item: item["slug"]), key=lambda item: item["date"], reverse=True)
 
@@ -90,12 +127,20 @@ def build(content, out, workers):
         (out / kind).mkdir(parents=True, exist_ok=True)
         (out / "api" / "v1" / kind).mkdir(parents=True, exist_ok=True)
     jobs = [(kind, str(path)) for kind in KINDS for path in sorted((content / kind).glob("*.md"))]
+    media = sorted(path for path in (content / "media").rglob("*") if path.is_file())
+    images = [(str(path), path.relative_to(content / "media").as_posix()) for path in media]
+    (out / "media" / "_v").mkdir(parents=True, exist_ok=True)
     lists = {kind: [] for kind in KINDS}
     if workers > 1:
         with Pool(workers, initializer=start_worker, initargs=(str(out),)) as pool:
+            # One image a task, queued before the pages: the largest tasks first, so that both
+            # workers finish together.
+            made = pool.imap_unordered(publish_media, images)
             results = list(pool.imap_unordered(build_one, jobs, chunksize=16))
+            variants = sum(made)
     else:
         start_worker(str(out))
+        variants = sum(map(publish_media, images))
         results = [build_one(job) for job in jobs]
     for result in results:
         if result is not None:
@@ -111,7 +156,7 @@ def build(content, out, workers):
             )
     stack = yaml.load((content / "stack.yaml").read_text(encoding="utf-8"), Loader=Loader)
     (out / "api" / "v1" / "stack.json").write_text(json.dumps(stack, default=str, ensure_ascii=False))
-    return len(jobs), sum(len(items) for items in lists.values())
+    return len(jobs), sum(len(items) for items in lists.values()), len(images), variants
 
 
 def main(argv=None):
@@ -121,9 +166,12 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="default: one per core")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    files, written = build(args.content, args.out, args.workers)
+    files, written, media, variants = build(args.content, args.out, args.workers)
     seconds = time.perf_counter() - started
-    print(f"floor: {files} files read, {written} items written in {seconds:.2f} s on {args.workers} workers")
+    print(
+        f"floor: {files} files read, {written} items written, {media} media files copied, "
+        f"{variants} variants made in {seconds:.2f} s on {args.workers} workers"
+    )
 
 
 if __name__ == "__main__":

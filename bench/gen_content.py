@@ -8,7 +8,9 @@
 The same arguments always give the same bytes. Every body is 2-4 KB of markdown with headings,
 paragraphs, a list of links, a table and a fenced code block per section; about 10 % of the
 articles are drafts, half of those on the same date as a published article (the ordering and
-draft-leak cases a real site has). Only the standard library: no Django, no project code.
+draft-leak cases a real site has). media/ holds a set of images (gen_media.py: 300 at S and L, fewer
+for a smaller site) that some projects and articles show in their front matter or bodies.
+The standard library and Pillow (for the images): no Django, no project code.
 """
 
 import argparse
@@ -17,7 +19,11 @@ import random
 import sys
 from pathlib import Path
 
+import gen_media
+
 SIZES = {"S": (100, 1_000), "L": (1_000, 10_000)}
+# Bumped when the same arguments give different content: bench/run.py's cache names hold it.
+VERSION = 2
 
 WORDS = (
     "static build django content api schema feed sitemap render cache index vector model agent "
@@ -27,6 +33,9 @@ WORDS = (
 TAGS = ["python", "django", "ai", "llm", "rust", "web", "devops", "data", "design", "notes"]
 STACK = ["Python", "Django", "PostgreSQL", "Rust", "TypeScript", "Redis", "SQLite", "HTMX", "Go"]
 STATUSES = ["active", "reference", "experimental"]
+# Shares of items that show an image: a project's or article's picture (front matter `image`),
+# an image in an article's body.
+PROJECT_PICTURES, ARTICLE_PICTURES, ARTICLE_FIGURES = 0.5, 0.1, 0.1
 FIRST_DAY = dt.date(2015, 1, 1)
 DAYS = 4_000
 
@@ -108,7 +117,26 @@ def body(rng):
     return "\n".join(parts)
 
 
-def project(rng, i):
+def picture(pick, images, share):
+    """Front matter lines showing one of `images` as the item's picture, for about `share` of
+    the items ('' for the others)."""
+    if not images or pick.random() >= share:
+        return ""
+    image = pick.choice(images)
+    return f"image: {image.path}\nimageAlt: {quoted(image.alt)}\n"
+
+
+def with_figure(pick, images, share, text):
+    """`text` with an image (relative to the markdown file, as editors preview it) after its
+    first section, for about `share` of the bodies."""
+    if not images or pick.random() >= share:
+        return text
+    image = pick.choice(images)
+    first, separator, rest = text.partition("\n\n## ")
+    return f"{first}\n![{image.alt}](../media/{image.path})\n{separator}{rest}"
+
+
+def project(rng, i, pick, images):
     date = FIRST_DAY + dt.timedelta(days=rng.randrange(DAYS))
     keys = ("problem", "approach", "outcome")[: rng.randrange(4)]
     case_study = "".join(f"  {key}: {quoted(sentence(rng, 8))}\n" for key in keys)
@@ -120,7 +148,9 @@ def project(rng, i):
         f"status: {rng.choice(STATUSES)}\n"
         f"stack: [{', '.join(rng.sample(STACK, rng.randrange(4)))}]\n"
         f"featured: {'true' if rng.random() < 0.1 else 'false'}\n"
-        f"date: {date.isoformat()}\n" + (f"caseStudy:\n{case_study}" if case_study else "")
+        f"date: {date.isoformat()}\n"
+        + (f"caseStudy:\n{case_study}" if case_study else "")
+        + picture(pick, images, PROJECT_PICTURES)
     )
     return f"---\n{front}---\n{body(rng)}"
 
@@ -140,18 +170,21 @@ def article_dates(rng, count, draft_share):
     return dates, [i in drafts for i in range(count)]
 
 
-def article(rng, i, date, draft):
+def article(rng, i, date, draft, pick, images):
     front = (
         # The number keeps every title unique: a draft's title must not appear in a published page.
         f"title: {quoted(f'{words(rng, 5).capitalize()} {i:05d}')}\n"
         f"description: {quoted(sentence(rng, 16))}\n"
         f"date: {date.isoformat()}\n"
-        f"tags: [{', '.join(rng.sample(TAGS, rng.randrange(4)))}]\n" + ("draft: true\n" if draft else "")
+        f"tags: [{', '.join(rng.sample(TAGS, rng.randrange(4)))}]\n"
+        + ("draft: true\n" if draft else "")
+        + picture(pick, images, ARTICLE_PICTURES)
     )
-    return f"---\n{front}---\n{body(rng)}"
+    return f"---\n{front}---\n{with_figure(pick, images, ARTICLE_FIGURES, body(rng))}"
 
 
-def generate(out, projects, articles, drafts=0.1, seed=1):
+def generate(out, projects, articles, drafts=0.1, seed=1, images=None):
+    """Write the content folder; return (drafts, images). `images` defaults to the size's."""
     out = Path(out)
     if out.exists() and any(out.iterdir()):
         raise SystemExit(f"{out}: exists and is not empty")
@@ -159,13 +192,16 @@ def generate(out, projects, articles, drafts=0.1, seed=1):
     (out / "articles").mkdir(parents=True, exist_ok=True)
     (out / "site.yaml").write_text(SITE_YAML)
     (out / "stack.yaml").write_text(STACK_YAML)
-    rng = random.Random(seed)
+    count = gen_media.count_for(projects + articles) if images is None else images
+    planned = gen_media.generate(out / "media", count, seed)
+    # A generator of its own picks the images: the items' text is the same with or without them.
+    rng, pick = random.Random(seed), random.Random(f"pictures-{seed}")
     for i in range(projects):
-        (out / "projects" / f"project-{i:05d}.md").write_text(project(rng, i))
+        (out / "projects" / f"project-{i:05d}.md").write_text(project(rng, i, pick, planned))
     dates, flags = article_dates(rng, articles, drafts)
     for i, (date, draft) in enumerate(zip(dates, flags, strict=True)):
-        (out / "articles" / f"article-{i:05d}.md").write_text(article(rng, i, date, draft))
-    return sum(flags)
+        (out / "articles" / f"article-{i:05d}.md").write_text(article(rng, i, date, draft, pick, planned))
+    return sum(flags), len(planned)
 
 
 def main(argv=None):
@@ -175,13 +211,17 @@ def main(argv=None):
     parser.add_argument("--projects", type=int, help="override the size's number of projects")
     parser.add_argument("--articles", type=int, help="override the size's number of articles")
     parser.add_argument("--drafts", type=float, default=0.1, help="share of articles that are drafts")
+    parser.add_argument("--images", type=int, help="override the number of images in media/")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     projects, articles = SIZES[args.size]
     projects = projects if args.projects is None else args.projects
     articles = articles if args.articles is None else args.articles
-    drafts = generate(args.out, projects, articles, args.drafts, args.seed)
-    print(f"{args.out}: {projects} projects, {articles} articles ({drafts} drafts), seed {args.seed}")
+    drafts, images = generate(args.out, projects, articles, args.drafts, args.seed, args.images)
+    print(
+        f"{args.out}: {projects} projects, {articles} articles ({drafts} drafts), {images} images, "
+        f"seed {args.seed}"
+    )
 
 
 if __name__ == "__main__":

@@ -5,12 +5,12 @@
     python bench/run.py --size L --runs 3     # the recorded benchmark (1,000 + 10,000)
     python bench/run.py --projects 3 --articles 12 --runs 1   # a smoke run
 
-Each run measures, on its own fresh database and output folder: the floor (bench/floor.py), a cold
-`distill-local`, a rebuild with no change, a cold build of the sample site (content/), and
-rebuilds after appending a line to one published article and after retitling it (and which files
-those rewrote). After the runs, the authoring server is started on the last run's database: one
-article's API detail, the API article list and the /articles page are timed, then the first
-request of an article's page after its file is saved.
+Each run measures, on its own fresh database, media cache and output folder: the floor
+(bench/floor.py), a cold `distill-local`, a rebuild with no change, a cold build of the sample site
+(content/), and rebuilds after appending a line to one published article and after retitling it
+(and which files those rewrote). After the runs, the authoring server is started on the last
+run's database: one article's API detail, the API article list and the /articles page are timed,
+then the first request of an article's page after its file is saved.
 
 Figures are medians of the runs, with min-max. Missing a target is a result, not an error: the
 exit status is 0 unless a measurement could not be made (a build failed, the server did not
@@ -311,10 +311,12 @@ def counts(args):
 
 
 def content_name(args):
+    """The cache folder's name; it ends with the generator's version, so that content saved by an
+    older generator (without media, say) is never reused."""
     if args.projects is None and args.articles is None and args.drafts == 0.1:
-        return f"{args.size}-{args.seed}"
+        return f"{args.size}-{args.seed}-v{gen_content.VERSION}"
     projects, articles = counts(args)
-    return f"p{projects}-a{articles}-d{args.drafts:g}-{args.seed}"
+    return f"p{projects}-a{articles}-d{args.drafts:g}-{args.seed}-v{gen_content.VERSION}"
 
 
 def prepare_content(args, tmp):
@@ -328,10 +330,10 @@ def prepare_content(args, tmp):
         return work
     projects, articles = counts(args)
     started = time.perf_counter()
-    drafts = gen_content.generate(work, projects, articles, args.drafts, args.seed)
+    drafts, images = gen_content.generate(work, projects, articles, args.drafts, args.seed)
     print(
         f"content: generated {projects} projects, {articles} articles ({drafts} drafts), "
-        f"seed {args.seed}, in {time.perf_counter() - started:.1f} s"
+        f"{images} images, seed {args.seed}, in {time.perf_counter() - started:.1f} s"
     )
     if args.cache:
         partial = cached.with_name(cached.name + ".partial")
@@ -360,7 +362,10 @@ def one_run(n, args, content, edited, tmp, results):
     """Floor, cold build, no-change rebuild, one-edit rebuild; append figures to `results`."""
     folder = tmp / f"run-{n}"
     folder.mkdir()
-    env = {**os.environ, "CONTENT_DIR": str(content), "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}"}
+    # Its own media cache, empty: the cold build makes every image variant, as the floor does;
+    # the rebuilds of this run keep it.
+    env = {**os.environ, "CONTENT_DIR": str(content), "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+           "MEDIA_CACHE_DIR": str(folder / "media-cache")}  # fmt: skip
     site = folder / "site"
     build = [PYTHON, "manage.py", "distill-local", str(site), "--force"]
 
@@ -377,8 +382,9 @@ def one_run(n, args, content, edited, tmp, results):
 
     results["nochange"].append(checked("the no-change rebuild", build, env, args.timeout).seconds)
 
-    # The sample site (content/): what a writer waits for on `make build` from a fresh clone.
-    sample_env = {**env, "CONTENT_DIR": str(ROOT / "content"),
+    # The sample site (content/): what a writer waits for on `make build` from a fresh clone,
+    # once its images are in the project's own media cache.
+    sample_env = {**os.environ, "CONTENT_DIR": str(ROOT / "content"),
                   "DATABASE_URL": f"sqlite:///{folder / 'sample.sqlite3'}"}  # fmt: skip
     sample = [PYTHON, "manage.py", "distill-local", str(folder / "sample"), "--force"]
     results["sample"].append(

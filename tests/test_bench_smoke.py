@@ -1,9 +1,13 @@
 """Keep the benchmark from rotting: run it end to end on a tiny site. Nothing here is timed."""
 
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from django.conf import settings
+
+from portfolio.content import media
 
 BENCH = settings.BASE_DIR / "bench"
 FIGURES = [
@@ -26,15 +30,30 @@ FIGURES = [
 
 def test_the_generator_is_deterministic(tmp_path):
     for name in ("a", "b"):
-        args = [tmp_path / name, "--projects", "2", "--articles", "5", "--seed", "7"]
+        args = [tmp_path / name, "--projects", "2", "--articles", "5", "--images", "6", "--seed", "7"]
         subprocess.run([sys.executable, BENCH / "gen_content.py", *args], check=True, capture_output=True)
     files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
-    assert len(files) == 2 + 2 + 5
+    media = [f for f in files if f.parts[0] == "media"]
+    assert len(files) == 2 + 2 + 5 + 6
+    # Photos, screenshots, an SVG, a narrow one and a palette diagram: the first six of the pattern.
+    assert sorted({f.suffix for f in media}) == [".jpg", ".png", ".svg"]
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
+
+
+def test_the_floor_resizes_images_as_the_build_does():
+    """floor.py copies media.py's constants (it cannot import it without Django): keep them equal."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import floor
+    finally:
+        sys.path.remove(str(BENCH))
+    for name in ("RESIZABLE", "LAYOUT_WIDTH", "VARIANT_WIDTHS", "VARIANT_QUALITY"):
+        assert getattr(floor, name) == getattr(media, name), name
 
 
 def test_the_benchmark_prints_every_figure():
     args = ["--projects", "3", "--articles", "12", "--runs", "1", "--requests", "2", "--list-requests", "1"]
+    args.append("--keep")  # to look at the run's media cache
     result = subprocess.run(
         [sys.executable, BENCH / "run.py", *args, "--timeout", "120"],
         cwd=settings.BASE_DIR,
@@ -42,7 +61,15 @@ def test_the_benchmark_prints_every_figure():
         text=True,
         timeout=300,
     )
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert "\nkept " in result.stdout, result.stdout + result.stderr
+    kept = Path(result.stdout.rsplit("\nkept ", 1)[1].strip())
+    try:
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "4 images" in result.stdout, result.stdout  # the generated content has media
+        # The cold build made its variants in the run's own cache, not the project's.
+        assert len(list((kept / "run-0" / "media-cache").glob("*.webp"))) >= 4
+    finally:
+        shutil.rmtree(kept, ignore_errors=True)
     rows = {line.strip().split("  ")[0]: line for line in result.stdout.splitlines()}
     for figure in FIGURES:
         assert figure in rows, f"{figure!r} missing from:\n{result.stdout}"
