@@ -2,8 +2,11 @@
 served by the authoring server and frozen by the static export through the same view. Only what
 the importer published is served: not a hidden file of media/, not a stale variant."""
 
+import mimetypes
+
 from django.conf import settings
-from django.http import Http404
+from django.http import Http404, HttpResponse, HttpResponseNotFound
+from django.views import View
 from django.views.static import serve as serve_file
 
 from portfolio.content.media import FOLDER, VARIANTS_FOLDER, variant_files
@@ -12,15 +15,34 @@ from portfolio.content.models import MediaFile
 VARIANTS_PREFIX = VARIANTS_FOLDER + "/"
 
 
-def serve(request, path):
-    if path.startswith(VARIANTS_PREFIX):
-        found = variant_files().get(path[len(VARIANTS_PREFIX) :])
+class MediaView(View):
+    def get(self, request, path):
+        found = self.source(path, variant_files(), MediaFile.objects.filter(path=path).exists)
         if found is None:
-            raise Http404("No such media variant")
+            raise Http404("No such media file")
         return serve_file(request, found.name, document_root=found.parent)
-    if not MediaFile.objects.filter(path=path).exists():
-        raise Http404("No such media file")
-    return serve_file(request, path, document_root=settings.CONTENT_DIR / FOLDER)
+
+    @staticmethod
+    def source(path, variants, published):
+        """The file served at /media/<path>, or None. `variants`: variant_files(); `published()`:
+        whether the importer published `path`."""
+        if path.startswith(VARIANTS_PREFIX):
+            return variants.get(path[len(VARIANTS_PREFIX) :])
+        return settings.CONTENT_DIR / FOLDER / path if published() else None
+
+    @classmethod
+    def render_many(cls, requests):
+        """The static export's way in: the files' bytes, one file in memory at a time, with the
+        published files and variants looked up once for the whole run."""
+        variants = variant_files()
+        published = set(MediaFile.objects.values_list("path", flat=True))
+        for request in requests:
+            path = request.resolver_match.kwargs["path"]
+            found = cls.source(path, variants, lambda: path in published)  # noqa: B023 - called here
+            if found is None:
+                yield HttpResponseNotFound()
+            else:
+                yield HttpResponse(found.read_bytes(), content_type=mimetypes.guess_type(path)[0])
 
 
 def published_media():

@@ -76,7 +76,7 @@ urlpatterns = [
     ),
     distill_path(
         "media/<path:path>",
-        media.serve,
+        media.MediaView.as_view(),
         name="media",
         distill_func=media.published_media,
         distill_file="media/{}",

@@ -8,8 +8,9 @@ everything in one transaction. A file whose bytes are unchanged since the last i
 import hashlib
 import os
 import time
+from concurrent.futures import TimeoutError
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from . import body_links, loader, references
 from .files import entry_problem, read
 from .loader import ContentError, ContentInvalid
 from .markdown import RENDER_VERSION, RenderFailed
-from .media import MediaSync
+from .media import MediaSync, make_variants
 from .models import Article, DailyDriver, Project, Site, Stack, StackModel
 
 SCHEMAS = {"projects": loader.PROJECT, "articles": loader.ARTICLE}
@@ -173,30 +174,86 @@ def parse_file(rel, path, stored_hash):
     return replace(found, content_hash=content_hash, fields=fields)
 
 
-def parse_all(jobs, workers, progress):
-    """Yield parse() of every job, on `workers` processes when there are enough to pay off."""
-    total = len(jobs)
-    if workers > 1 and total >= POOL_MIN_FILES:
-        done = 0
-        try:
-            with worker_pool(workers) as pool:
-                for result in pool.map(parse, jobs, chunksize=32):
-                    done += 1
-                    progress(done, total)
-                    yield result
-        except BrokenProcessPool:
-            # A worker died (a crash in C code): which file killed it is unknown, so what is left
-            # is parsed one file at a time in a child process, and a death names its file.
-            for job, result in zip(jobs[done:], isolated_map(parse, jobs[done:]), strict=True):
-                done += 1
-                progress(done, total)
-                if isinstance(result, WorkerDied):
-                    result = failed(job[0], "file", f"the parser process died on this file ({result})")
-                yield result
+# Files parsed per task: few enough that the last tasks end together.
+CHUNK = 32
+
+
+def parse_chunk(jobs):
+    return [parse(job) for job in jobs]
+
+
+@contextmanager
+def import_pool(workers, files, images):
+    """The import's worker processes, or None when it is too small for them to pay off."""
+    if workers > 1 and (files >= POOL_MIN_FILES or images > 1):
+        with worker_pool(workers) as pool:
+            yield pool
     else:
+        yield None
+
+
+class Resizing:
+    """Variants made on the import's workers while it parses (queued first, as the floor does,
+    so that parsing fills both cores while the last images finish), or here without workers."""
+
+    def __init__(self, pool, jobs):
+        self.jobs, self.pool, self.done = jobs, pool, 0
+        self.futures = [pool.submit(make_variants, job) for job in jobs] if pool else None
+        for future in self.futures or ():
+            future.add_done_callback(self._count)
+
+    def _count(self, future):
+        self.done += 1  # in the pool's thread: a counter for the progress line
+
+    def results(self):
+        """make_variants()'s result for each job, in order. A job whose worker died (a crash in
+        C code) is run again on its own, so a death names its image."""
+        if self.futures is None:
+            return [make_variants(job) for job in self.jobs]
+        results = []
+        for job, future in zip(self.jobs, self.futures, strict=True):
+            try:
+                results.append(future.result())
+            except BrokenProcessPool:
+                [result] = isolated_map(make_variants, [job])
+                if isinstance(result, WorkerDied):
+                    result = (0, f"the image process died on this file ({result})")
+                results.append(result)
+        return results
+
+
+def parse_all(jobs, pool, progress, resizing):
+    """Yield parse() of every job, on the pool's workers when there are enough to pay off.
+    While they wait for the images queued before them, the progress line counts those."""
+    total = len(jobs) + len(resizing.jobs)
+    if pool is None or len(jobs) < POOL_MIN_FILES:
         for done, job in enumerate(jobs, 1):
-            progress(done, total)
+            progress(done + resizing.done, total)
             yield parse(job)
+        return
+    done = 0
+    try:
+        futures = [pool.submit(parse_chunk, jobs[i : i + CHUNK]) for i in range(0, len(jobs), CHUNK)]
+        for future in futures:
+            while True:
+                try:
+                    chunk = future.result(timeout=0.5)
+                    break
+                except TimeoutError:
+                    progress(done + resizing.done, total)
+            for result in chunk:
+                done += 1
+                progress(done + resizing.done, total)
+                yield result
+    except BrokenProcessPool:
+        # A worker died (a crash in C code): which file killed it is unknown, so what is left
+        # is parsed one file at a time in a child process, and a death names its file.
+        for job, result in zip(jobs[done:], isolated_map(parse, jobs[done:]), strict=True):
+            done += 1
+            progress(done + resizing.done, total)
+            if isinstance(result, WorkerDied):
+                result = failed(job[0], "file", f"the parser process died on this file ({result})")
+            yield result
 
 
 def stored_files():
@@ -238,27 +295,30 @@ def import_content(content_dir, *, workers=None, progress=None, full=False):
             jobs.append((rel, path, known[0] if known else None))
     deleted = [rel for rel in stored if rel not in files]
 
+    images = media.variant_jobs()
     created = updated = 0
-    with transaction.atomic(), closing(parse_all(jobs, workers, progress)) as parsed:
+    with import_pool(workers, len(jobs), len(images)) as pool, transaction.atomic():
+        resizing = Resizing(pool, images)
         writer = Writer(deleted)
         checker = references.Checker(media.index, deleted, media.deleted)
-        for found in parsed:
-            checker.parsed(found)
-            if found.errors:
-                errors.extend(found.errors)
-            elif errors:
-                continue  # nothing will be written: just keep collecting problems
-            elif found.fields is None:
-                writer.touched(found)
-            else:
-                created += found.rel not in stored
-                updated += found.rel in stored
-                writer.add(found)
+        with closing(parse_all(jobs, pool, progress, resizing)) as parsed:
+            for found in parsed:
+                checker.parsed(found)
+                if found.errors:
+                    errors.extend(found.errors)
+                elif errors:
+                    continue  # nothing will be written: just keep collecting problems
+                elif found.fields is None:
+                    writer.touched(found)
+                else:
+                    created += found.rel not in stored
+                    updated += found.rel in stored
+                    writer.add(found)
         errors += checker.problems()
+        # Inside the transaction: an image that cannot be resized fails the import like any error.
+        errors += media.variant_problems(images, resizing.results())
         if errors:
             raise ContentInvalid(errors)  # rolls the transaction back: the database is as it was
-        # Inside the transaction: an image that cannot be resized fails the import like any error.
-        media.make_variants(workers)
         writer.flush()
         media.write()
         checker.write()

@@ -20,8 +20,6 @@ from pathlib import Path
 from django.conf import settings
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from portfolio.workers import worker_pool
-
 from .files import entry_problem, read
 from .loader import MEDIA_SEGMENT_RE, ContentError, ContentInvalid
 from .models import MediaFile
@@ -188,8 +186,9 @@ def variant_widths(width, resizable):
 
 class MediaSync:
     """The media folder against the database: built before the items are parsed (their images
-    and links are resolved against `index`), written in the import's transaction (`write`), and
-    variants made once the import succeeded (`make_variants`)."""
+    and links are resolved against `index`), written in the import's transaction (`write`).
+    The variants missing from the cache (`variant_jobs`) are made by the importer's workers,
+    alongside the parsing (`make_variants`, `variant_problems`)."""
 
     def __init__(self, content_dir, full=False):
         self.content_dir = Path(content_dir)
@@ -250,34 +249,28 @@ class MediaSync:
                 source_mtime_ns=stat.st_mtime_ns, source_size=stat.st_size
             )
 
-    def make_variants(self, workers):
-        """Make the variants missing from the cache, one image per task on `workers` processes.
-        Returns how many files were made; raises ContentInvalid naming the images Pillow could
-        measure but not decode (a truncated or corrupt file)."""
+    def variant_jobs(self):
+        """A make_variants() job for every image with variants missing from the cache."""
         folder = Path(settings.MEDIA_CACHE_DIR)
         jobs = []
         for media in self.index.values():
             missing = [(w, n) for w, n in media.variant_names().items() if not (folder / n).exists()]
             if missing:
                 jobs.append((self.files[media.path], missing, str(folder)))
-        if not jobs:
-            return 0
-        folder.mkdir(parents=True, exist_ok=True)
-        if workers > 1 and len(jobs) > 1:
-            with worker_pool(min(workers, len(jobs))) as pool:
-                results = list(pool.map(make_variants, jobs))
-        else:
-            results = list(map(make_variants, jobs))
-        problems = [
+        if jobs:
+            folder.mkdir(parents=True, exist_ok=True)
+        return jobs
+
+    def variant_problems(self, jobs, results):
+        """The named errors of the images Pillow could measure but not decode (a truncated or
+        corrupt file), from make_variants()'s `results` for `jobs`."""
+        return [
             ContentError(
                 f"{FOLDER}/{Path(job[0]).relative_to(self.content_dir / FOLDER).as_posix()}", "image", problem
             )
             for job, (_, problem) in zip(jobs, results, strict=True)
             if problem
         ]
-        if problems:
-            raise ContentInvalid(problems)
-        return sum(made for made, _ in results)
 
 
 def make_variants(job):

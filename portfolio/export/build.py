@@ -256,9 +256,9 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                         if not rendered.reused:
                             written.append(rendered.path)
                         rendered_paths.append(rendered.path)
-            for name, text in host_files.items():
-                if not place(text.encode(), name, output):
-                    written.append(name)
+            host_written = [
+                name for name, text in host_files.items() if not place(text.encode(), name, output)
+            ]
             with phases("verify"):
                 same_site = in_place and files == set(previous) | set(host_files)
                 if not (same_site and drafts_key == manifest["drafts"]) or verifier.reads_any(rendered_paths):
@@ -272,7 +272,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
             entries, size = manifest_entries(targets, keys, output, set(written), carried, previous)
             with signals_held():  # the folder and its manifest change together
                 if in_place:
-                    update_in_place(tmp, out_dir, written, stale=set(previous) - files)
+                    update_in_place(tmp, out_dir, written + host_written, stale=set(previous) - files)
                 else:
                     swap(tmp, out_dir)
                 host_stats = quick.file_stats(out_dir, host_files)
