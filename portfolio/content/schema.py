@@ -75,7 +75,8 @@ def restore(template, connection):
 
 def save(connection, template):
     """Keep a copy of the freshly migrated database, written aside and renamed into place so
-    that a concurrent build reads either no template or a whole one."""
+    that a concurrent build reads either no template or a whole one; the copies made by earlier
+    migrations go."""
     template.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=template.parent)
     os.close(fd)
@@ -86,6 +87,9 @@ def save(connection, template):
         finally:
             target.close()
         os.replace(tmp, template)
+        for old in template.parent.glob("*.sqlite3"):
+            if old != template:
+                old.unlink(missing_ok=True)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
