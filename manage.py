@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """Django's command-line utility for administrative tasks."""
 
+import gc
 import logging
 import os
 import sys
@@ -17,6 +18,10 @@ def main():
     if sys.argv[1:2] != ["distill-local"]:
         execute_from_command_line(sys.argv)
         return
+    # Starting Django and importing the build's libraries makes about 170,000 objects that live
+    # as long as the build: collecting garbage meanwhile only walks them again and again. The
+    # command freezes them and turns collection back on when it starts (its handle()).
+    gc.disable()
     # A build ends with a large heap, and Python's teardown of it took 0.4 s, longer than a
     # small build: once the command is done, flush and leave without it.
     try:

@@ -11,7 +11,10 @@ The templates see what the DTL ones did: `static` (content-hashed names, pages.a
 
 import datetime
 import functools
+import hashlib
+from pathlib import Path
 
+import django
 import jinja2
 from django.conf import settings
 from django.template import defaultfilters
@@ -64,7 +67,35 @@ def environment(**options):
         # DebugUndefined there): the authoring server shows the bytes the build writes.
         undefined=jinja2.Undefined,
     )
+    options.setdefault("bytecode_cache", bytecode_cache())
     env = jinja2.Environment(**options)
     env.globals.update(static=static, url=url, social_image=social_image, structured_data=structured_data)
     env.filters.update(date=date, capfirst=capfirst, oneline=oneline, link_text=link_text)
     return env
+
+
+def bytecode_cache():
+    """The compiled templates, kept between processes: compiling the site's 26 templates took
+    67 ms of every build's and authoring server's start, loading them takes 6 ms. Jinja2 checks
+    each file against its template's source (and Python's version); what else decides the
+    compiled code (Jinja2's and Django's versions, the options above and in settings.TEMPLATES)
+    names the folder, so that a change there starts a new one. None (compile every time) where
+    the folder cannot be made, e.g. a read-only deploy."""
+    key = hashlib.sha256(
+        repr((jinja2.__version__, django.__version__, settings.TEMPLATES)).encode()
+        + Path(__file__).read_bytes()
+    ).hexdigest()[:16]
+    folder = Path(settings.JINJA2_CACHE_DIR) / key
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return KeptTemplates(str(folder))
+
+
+class KeptTemplates(jinja2.FileSystemBytecodeCache):
+    def dump_bytecode(self, bucket):
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass  # the folder went or the disk is full: the template is compiled, only not kept

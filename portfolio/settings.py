@@ -41,6 +41,11 @@ CONTENT_DIR = Path(os.environ.get("CONTENT_DIR") or BASE_DIR / "content").resolv
 # The resized variants of content images, named by content hash: kept across imports and builds
 # so that an unchanged image is never resized twice (portfolio.content.media).
 MEDIA_CACHE_DIR = Path(os.environ.get("MEDIA_CACHE_DIR") or BASE_DIR / ".cache" / "media").resolve()
+# Copies of a freshly migrated SQLite database, named by what decides its bytes: a new, empty
+# database starts as one instead of replaying every migration (portfolio.content.schema).
+SCHEMA_CACHE_DIR = Path(os.environ.get("SCHEMA_CACHE_DIR") or BASE_DIR / ".cache" / "schema").resolve()
+# The site's Jinja2 templates, compiled, kept between processes (portfolio.jinja2.bytecode_cache).
+JINJA2_CACHE_DIR = Path(os.environ.get("JINJA2_CACHE_DIR") or BASE_DIR / ".cache" / "jinja2").resolve()
 
 # The authoring server renders draft articles at their address (with a "Draft" banner, noindex);
 # they stay off every list and machine surface, and the build ignores this setting.

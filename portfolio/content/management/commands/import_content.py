@@ -2,11 +2,11 @@ import sys
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from portfolio.content.importer import import_content
 from portfolio.content.loader import ContentInvalid
+from portfolio.content.schema import migrate
 from portfolio.progress import Progress
 
 
@@ -20,7 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--path", type=Path, help="Content folder (default: CONTENT_DIR, i.e. content/).")
 
     def handle(self, *args, path=None, **options):
-        call_command("migrate", verbosity=0, interactive=False)
+        migrate()
         content_dir = path or settings.CONTENT_DIR
         try:
             result = import_content(content_dir, progress=Progress(sys.stderr, "parsing"))

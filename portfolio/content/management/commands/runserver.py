@@ -1,9 +1,9 @@
 from django.conf import settings
 from django.contrib.staticfiles.management.commands.runserver import Command as StaticRunserver
-from django.core.management import call_command
 from django.utils.autoreload import autoreload_started, file_changed
 
 from portfolio.content.autosync import ContentSyncHandler, content_changed, watch_content
+from portfolio.content.schema import migrate
 
 
 class Command(StaticRunserver):
@@ -19,7 +19,7 @@ class Command(StaticRunserver):
         super().run(**options)
 
     def inner_run(self, *args, **options):
-        call_command("migrate", verbosity=0, interactive=False)
+        migrate()
         super().inner_run(*args, **options)
 
     def get_handler(self, *args, **options):

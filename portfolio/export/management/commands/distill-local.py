@@ -4,6 +4,7 @@ Replaces django-distill's command of the same name (this app is listed before dj
 django-distill still supplies every URL and file name through its `distill_path` registry.
 """
 
+import gc
 import io
 import signal
 from pathlib import Path
@@ -53,6 +54,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, output_dir, force, full, workers, quiet, wait, **options):
+        if not gc.isenabled():
+            # manage.py starts a build with garbage collection off. Start-up is over, and what it
+            # made lives as long as the build: frozen, the build's collections skip it.
+            gc.freeze()
+            gc.enable()
         progress = io.StringIO() if quiet else self.stderr
         previous = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
         try:

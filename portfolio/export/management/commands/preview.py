@@ -9,13 +9,13 @@ import socketserver
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
 from django.core.wsgi import get_wsgi_application
 
 from contact.origins import allowed_origins
 from contact.paths import POST_PATH
+from portfolio.content.schema import migrate
 from portfolio.export.preview import PreviewApplication
 
 
@@ -44,7 +44,7 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{folder}: no built site here; run `make build` (manage.py distill-local) first."
             )
-        call_command("migrate", verbosity=0, interactive=False)  # the contact form stores messages
+        migrate()  # the contact form stores messages
         origins = {f"http://{host}:{port}" for host in (bind, "127.0.0.1", "localhost")}
         settings.CONTACT_ALLOWED_ORIGINS = sorted(allowed_origins() | origins)
         application = PreviewApplication(folder, get_wsgi_application(), django_paths=[POST_PATH])
