@@ -113,13 +113,16 @@ class Measured:
     output: str
 
 
-def measure(command, env, timeout):
+def measure(command, env, timeout, sample_memory=False):
     """Run `command` from the project root; return its wall time and peak memory.
 
     The main thread blocks in wait4() so the wall time is exact and the kernel hands back the
     child's rusage, whose ru_maxrss is the peak of the largest process in its tree (the child
-    and its reaped descendants). A thread samples the tree's summed PSS meanwhile and kills the
-    process group when the timeout passes."""
+    and its reaped descendants). A thread kills the process group when the timeout passes and,
+    with `sample_memory`, samples the tree's summed PSS meanwhile. Sampling is not free: reading
+    smaps_rollup walks a process's page tables under its memory-map lock (5.5 ms for a 250 MB
+    process on this machine), so a timed command is never sampled: at L the sampling made the
+    cold build 18 s slower and the floor 6 s."""
     # Flush what earlier steps wrote or deleted (the floor's 20,000 files, the previous build):
     # the kernel would otherwise write it back during this command and bill it the time.
     os.sync()
@@ -132,8 +135,9 @@ def measure(command, env, timeout):
         peak_tree, timed_out, done = [0], [False], threading.Event()
 
         def sample():
-            while not done.wait(SAMPLE_EVERY):
-                peak_tree[0] = max(peak_tree[0], sum(map(memory_of, descendants(proc.pid))))
+            while not done.wait(SAMPLE_EVERY if sample_memory else 0.5):
+                if sample_memory:
+                    peak_tree[0] = max(peak_tree[0], sum(map(memory_of, descendants(proc.pid))))
                 if time.perf_counter() - started > timeout:
                     timed_out[0] = True
                     for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -165,8 +169,8 @@ def tail(text, lines=15):
     return "\n".join("    " + line for line in text.strip().splitlines()[-lines:])
 
 
-def checked(name, command, env, timeout):
-    result = measure(command, env, timeout)
+def checked(name, command, env, timeout, sample_memory=False):
+    result = measure(command, env, timeout, sample_memory)
     if result.returncode != 0:
         raise MeasureFailed(
             f"{name} failed (exit status {result.returncode}): {' '.join(map(str, command))}\n"
@@ -358,13 +362,21 @@ def published_articles(content):
 # --- the runs ----------------------------------------------------------------------------------
 
 
+def user_environ():
+    """This environment as a writer's shell has it: Python writes its bytecode caches (.pyc). A
+    shell with PYTHONDONTWRITEBYTECODE set (CI, some containers) would have every command
+    compile the project's modules from source, 0.1-0.2 s that no writer pays."""
+    return {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
 def one_run(n, args, content, edited, tmp, results):
     """Floor, cold build, no-change rebuild, one-edit rebuild; append figures to `results`."""
     folder = tmp / f"run-{n}"
     folder.mkdir()
     # Its own media cache, empty: the cold build makes every image variant, as the floor does;
     # the rebuilds of this run keep it.
-    env = {**os.environ, "CONTENT_DIR": str(content), "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+    env = {**user_environ(), "CONTENT_DIR": str(content),
+           "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
            "MEDIA_CACHE_DIR": str(folder / "media-cache")}  # fmt: skip
     site = folder / "site"
     build = [PYTHON, "manage.py", "distill-local", str(site), "--force"]
@@ -378,13 +390,12 @@ def one_run(n, args, content, edited, tmp, results):
     results["cold"].append(cold.seconds)
     results["ratio"].append(cold.seconds / floor.seconds)
     results["peak_process"].append(cold.peak_process / MB)
-    results["peak_tree"].append(cold.peak_tree / MB)
 
     results["nochange"].append(checked("the no-change rebuild", build, env, args.timeout).seconds)
 
     # The sample site (content/): what a writer waits for on `make build` from a fresh clone,
     # once its images are in the project's own media cache.
-    sample_env = {**os.environ, "CONTENT_DIR": str(ROOT / "content"),
+    sample_env = {**user_environ(), "CONTENT_DIR": str(ROOT / "content"),
                   "DATABASE_URL": f"sqlite:///{folder / 'sample.sqlite3'}"}  # fmt: skip
     sample = [PYTHON, "manage.py", "distill-local", str(folder / "sample"), "--force"]
     results["sample"].append(
@@ -404,6 +415,14 @@ def one_run(n, args, content, edited, tmp, results):
         results[f"{key}_changed"].append(changes.changed)
         results["needless"].extend(rel for rel in changes.needless if rel not in results["needless"])
         shutil.rmtree(before)
+
+    # The whole tree's memory: a cold build again (its own database, output and media cache),
+    # sampled; sampling would slow a timed command (measure()).
+    memory_env = {**env, "DATABASE_URL": f"sqlite:///{folder / 'memory.sqlite3'}",
+                  "MEDIA_CACHE_DIR": str(folder / "memory-media-cache")}  # fmt: skip
+    memory_build = [PYTHON, "manage.py", "distill-local", str(folder / "memory-site"), "--force"]
+    memory = checked("the cold build (memory sampled)", memory_build, memory_env, args.timeout, True)
+    results["peak_tree"].append(memory.peak_tree / MB)
     return env
 
 
