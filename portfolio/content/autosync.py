@@ -60,7 +60,10 @@ def media_folders(content_dir):
 
 
 class Watcher:
-    """changed(): has anything the importer reads changed since the last call? (True at first.)"""
+    """changed(): has anything the importer reads changed since the last call? (True at first.)
+    Then `paths`: the content files that changed (relative paths, for import_content's `only`),
+    or None when that is not known (the first call, a folder or a media file changed, the
+    kernel's queue overflowed, no inotify)."""
 
     FLAGS = inotify_simple.flags
     MASK = (
@@ -72,6 +75,8 @@ class Watcher:
         self.content_dir = str(content_dir)
         self.inotify = None
         self.seen = None
+        self.paths = None
+        self.folders = {}  # {watch descriptor: "" (the content folder), "projects" or "articles"}
         if use_inotify:
             try:
                 self.inotify = inotify_simple.INotify()
@@ -79,23 +84,45 @@ class Watcher:
                 self.inotify = None
 
     def watch(self):
-        collections = [os.path.join(self.content_dir, name) for name in SCHEMAS]
-        for folder in [self.content_dir, *collections, *media_folders(self.content_dir)]:
+        folders = [
+            ("", self.content_dir),
+            *((name, os.path.join(self.content_dir, name)) for name in SCHEMAS),
+        ]
+        folders += [(None, folder) for folder in media_folders(self.content_dir)]
+        self.folders = {}
+        for rel, folder in folders:
             try:
-                self.inotify.add_watch(folder, self.MASK)  # watching a folder again is a no-op
+                wd = self.inotify.add_watch(folder, self.MASK)  # watching a folder again is a no-op
             except OSError:
-                pass  # not there (yet): its creation is an event of the content folder
+                continue  # not there (yet): its creation is an event of the content folder
+            self.folders[wd] = rel
 
     def changed(self):
+        self.paths = None
         if self.inotify is None:
             current = snapshot(self.content_dir)
             changed, self.seen = current != self.seen, current
             return changed
         first, self.seen = self.seen is None, True
         events = self.inotify.read(timeout=0)
+        if not first:
+            self.paths = self.changed_files(events)
         if first or events:
             self.watch()  # a collection folder may have been created, or the folder replaced
         return first or bool(events)
+
+    def changed_files(self, events):
+        """The content files `events` name, or None if they may concern more than files."""
+        paths = set()
+        for event in events:
+            folder = self.folders.get(event.wd)
+            special = self.FLAGS.Q_OVERFLOW | self.FLAGS.ISDIR | self.FLAGS.IGNORED
+            if folder is None or not event.name or event.mask & special:
+                return None  # the media folder, a folder itself, an overflow, a watch gone
+            if folder == "" and event.name not in SINGLETONS:
+                return None  # a collection or media folder created, moved or deleted
+            paths.add(f"{folder}/{event.name}" if folder else event.name)
+        return paths
 
 
 # Pages that show every item and depend on nothing but the content and the code (a code change
@@ -119,8 +146,10 @@ class ContentSyncHandler:
         with self.lock:
             if not self.watcher.changed():
                 return
+            # After an invalid edit every file is looked at again: it may not be the only one.
+            only = self.watcher.paths if self.problem is None else None
             try:
-                result = import_content(self.content_dir, workers=1)
+                result = import_content(self.content_dir, workers=1, only=only)
             except ContentInvalid as exc:
                 self.problem = exc
                 self.stdout.write(f"Content not imported:\n{exc}\n")

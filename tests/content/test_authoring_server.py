@@ -40,9 +40,13 @@ def test_edits_show_on_the_next_request_and_errors_replace_the_page(authoring_se
     assert "articles/brand-new.md: status: unknown key" in body.decode()
     assert "Brand new" in titles(db_path), "the last valid content stays"
 
+    # Another file's edit does not hide it: after an invalid edit, every file is looked at.
+    write_content(content_dir, {"articles/first-post.md": article("First post, again")})
+    assert "articles/brand-new.md: status: unknown key" in fetch(base + "/admin/login/")[2].decode()
+
     write_content(content_dir, {"articles/brand-new.md": article("Brand new, fixed")})
     assert fetch(base + "/admin/login/")[0] == 200
-    assert "Brand new, fixed" in titles(db_path)
+    assert {"Brand new, fixed", "First post, again"} <= titles(db_path)
 
 
 @pytest.mark.parametrize("use_inotify", [True, False], ids=["inotify", "stat"])
@@ -85,3 +89,22 @@ def test_lists_are_answered_from_memory_until_the_content_changes(authoring_serv
         and headers["Content-Type"].startswith("application/json")
         and b"First post, edited" in api
     )
+
+
+def test_the_watcher_names_the_files_that_changed(content_dir):
+    watcher = Watcher(content_dir)
+    if watcher.inotify is None:
+        pytest.skip("no inotify here: every change is a full import")
+    assert watcher.changed() and watcher.paths is None, "the first import looks at everything"
+    write_content(content_dir, {"articles/first-post.md": article("Edited")})
+    assert watcher.changed() and watcher.paths == {"articles/first-post.md"}
+    (content_dir / "articles" / "same-day.md").unlink()
+    (content_dir / "stack.yaml").write_text((content_dir / "stack.yaml").read_text() + "\n")
+    assert watcher.changed() and watcher.paths == {"articles/same-day.md", "stack.yaml"}
+    for change in (
+        lambda: write_content(content_dir, {"media/shot.png": b"png"}),  # may change how items render
+        lambda: (content_dir / "articles" / "folder").mkdir(),
+        lambda: (content_dir / "notes").mkdir(),
+    ):
+        change()
+        assert watcher.changed() and watcher.paths is None

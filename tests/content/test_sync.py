@@ -190,3 +190,21 @@ def test_an_error_after_a_written_batch_still_leaves_the_database_as_it_was(impo
         import_content(imported, workers=2)
     assert [(e.path, e.field) for e in caught.value.errors] == [("articles/bulk-1199.md", "status")]
     assert database_state() == before
+
+
+def test_an_import_of_only_the_changed_files_looks_at_nothing_else(imported, content_dir):
+    """The authoring server knows which files changed (inotify) and imports only those."""
+    # Behind the importer's back: an invalid file it is not told about is not looked at...
+    write_content(content_dir, {"articles/unseen.md": article("Unseen", status="done")})
+    write_content(content_dir, {"articles/first-post.md": article("First post, edited")})
+    (content_dir / "articles" / "same-day.md").unlink()
+    result = import_content(content_dir, workers=1, only={"articles/first-post.md", "articles/same-day.md"})
+    assert (result.updated, result.deleted, result.unchanged) == (1, 1, 0)
+    assert Article.objects.get(slug="first-post").title == "First post, edited"
+    assert not Article.objects.filter(slug__in=["same-day", "unseen"]).exists()
+    # ...and a file named is checked like any other.
+    with pytest.raises(ContentInvalid, match="articles/unseen.md: status"):
+        import_content(content_dir, workers=1, only={"articles/unseen.md"})
+    with pytest.raises(ContentInvalid, match="site.yaml: file: required file is missing"):
+        (content_dir / "site.yaml").unlink()
+        import_content(content_dir, workers=1, only={"site.yaml"})
