@@ -248,7 +248,9 @@ def parse_all(jobs, pool, progress, resizing):
     done = 0
     try:
         futures = [pool.submit(parse_chunk, jobs[i : i + CHUNK]) for i in range(0, len(jobs), CHUNK)]
-        for future in futures:
+        futures.reverse()
+        while futures:
+            future = futures.pop()  # a future holds its result: let it go once read
             while True:
                 try:
                     chunk = future.result(timeout=0.5)

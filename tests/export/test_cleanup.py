@@ -40,9 +40,9 @@ def wait_for(condition, seconds=120):
 
 
 def rendering(build, out):
-    """Wait until the build renders on its two workers (its temporary folder exists)."""
+    """Wait until the build renders with its worker (its temporary folder exists)."""
     wait_for(
-        lambda: build.poll() is not None or (temp_folders(out) and len(processes_mentioning(str(out))) >= 3)
+        lambda: build.poll() is not None or (temp_folders(out) and len(processes_mentioning(str(out))) >= 2)
     )
     assert build.poll() is None, build.stderr.read()
 
