@@ -77,8 +77,23 @@ def finish(result, generator, request, public):
 
 
 def generate():
-    """The OpenAPI document as a dict."""
+    """The OpenAPI document as a dict (a new one: the caller may change it)."""
     return SchemaGenerator().get_schema(request=None, public=True)
+
+
+_served = {}
+
+
+def served():
+    """The bytes of /openapi.json. They depend on the code and on the site's name and address
+    only, so they are made once per process for each: drf-spectacular takes 0.1 s, and a build
+    needs them twice (to check the API's files, and as a file)."""
+    site = Site.objects.first()
+    key = (site.title, site.base_url) if site else None
+    if key not in _served:
+        _served.clear()
+        _served[key] = render(generate())
+    return _served[key]
 
 
 def render(document):

@@ -241,9 +241,9 @@ class NotFoundView(APIView):
 
 
 class OpenApiView(JSONOnly, APIView):
-    """/openapi.json, generated on each request (it follows the code and the site's address)."""
+    """/openapi.json (it follows the code, and the site's name and address)."""
 
     schema = None  # describes the API; not part of it
 
     def get(self, request, *args, **kwargs):
-        return HttpResponse(openapi.render(openapi.generate()), content_type="application/json")
+        return HttpResponse(openapi.served(), content_type="application/json")
