@@ -244,8 +244,9 @@ def locked_build(out_dir, *, full, force, workers, stderr):
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
+                sizes = {path: entry[1] for path, entry in previous.items()}
                 # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
-                results = render_all(to_render, output, verifier, workers, progress, paths)
+                results = render_all(to_render, output, verifier, workers, progress, sizes, paths)
                 with closing(results):
                     for rendered, file_problems in results:
                         problems += file_problems

@@ -238,14 +238,15 @@ def assemble(target, from_built, output, paths, staged, check):
     return finish(target, response.status_code, body, output, check)
 
 
-def render_all(targets, output, check, workers, progress, paths=None):
+def render_all(targets, output, check, workers, progress, sizes=None, paths=None):
     """Yield (Rendered, problems) for every target; on `workers` processes when worth it.
-    `paths`: {uri: path} of every file of the build, for the targets made from other built files."""
+    `sizes`: {path: bytes} of the previous build's files, if any; `paths`: {uri: path} of every
+    file of the build, for the targets made from other built files."""
     last = from_built_views(targets)
     targets = [target for target in targets if target not in last]
     total = len(targets) + len(last)
     staged = set()
-    for rendered, problems in render_pages(targets, output, check, workers, progress, total):
+    for rendered, problems in render_pages(targets, output, check, workers, progress, sizes or {}, total):
         if not rendered.reused:
             staged.add(rendered.path)
         yield rendered, problems
@@ -255,20 +256,23 @@ def render_all(targets, output, check, workers, progress, paths=None):
         progress(total, total)
 
 
-def render_pages(targets, output, check, workers, progress, total):
+def render_pages(targets, output, check, workers, progress, sizes, total):
     count = len(targets)
-    targets = sorted(targets, key=lambda target: not is_global(target))  # stable: routes stay in runs
+    # The global pages (lists, sitemaps, llms.txt: up to half a second each at 10,000 articles)
+    # first, largest first (by the previous build's file); routes stay in runs (a stable sort).
+    targets = sorted(targets, key=lambda t: (0, -sizes.get(t.path, 0)) if is_global(t) else (1, 0))
     first_detail = next((i for i, t in enumerate(targets) if not is_global(t)), count)
     # Detail pages go in chunks, small enough to hold their items in memory.
     size = max(1, min(500, (count - first_detail) // (workers * 8)))
-    ranges = [(i, min(i + size, count)) for i in range(first_detail, count, size)]
+    work = deque([[target] for target in targets[:first_detail]])
+    work += [targets[i : i + size] for i in range(first_detail, count, size)]
     # A small edit (a body: the item's files) renders here: forking the pool and compiling every
     # template first would cost more than the rendering.
     small = first_detail <= 1 and count - first_detail <= SMALL_RUN
-    if small or workers <= 1 or len(ranges) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if small or workers <= 1 or len(work) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         done = 0
-        for start, stop in [(0, first_detail), *ranges]:
-            for result in render_range(targets[start:stop], output, check):
+        for chunk in work:
+            for result in render_range(chunk, output, check):
                 done += 1
                 yield result
             progress(done, total)
@@ -277,12 +281,12 @@ def render_pages(targets, output, check, workers, progress, total):
     connections.close_all()
     compile_templates()
     _job.update(output=output, check=check)
-    # This process renders too, on one of the cores: the global pages (lists, sitemaps,
-    # llms.txt) first, then detail chunks, taken from the same queue as the workers'. Each
-    # process of a pool ends up with its own copy of most of the memory it touches (a forked
-    # page is copied when a reference count in it changes), so one process fewer is a third
-    # less memory at 10,000 articles, with both cores still busy.
-    chunks = [targets[start:stop] for start, stop in reversed(ranges)]  # popped from the end
+    # This process renders too, with one worker fewer: it takes work from the front of the
+    # queue (the lists first), the workers from the back (detail pages first). In a cold build
+    # the workers never render a list: a process that renders thousands of items keeps most of
+    # that memory, and a forked process ends up with its own copy of most memory it touches, so
+    # one process fewer is a third less memory at 10,000 articles, both cores still busy. In an
+    # edit of a title, mostly lists, the two share them.
     done = 0
 
     def finished(future):
@@ -295,19 +299,18 @@ def render_pages(targets, output, check, workers, progress, total):
     try:
         with worker_pool(workers - 1) as pool:
             queued = deque()
-            for mine in [[target] for target in targets[:first_detail]] + [None] * len(chunks):
-                while chunks and len(queued) < 4 * (workers - 1):  # the workers never wait
-                    queued.append(pool.submit(_render_range, chunks.pop()))
+            while work or queued:
+                while work and len(queued) < 4 * (workers - 1):  # the workers never wait
+                    queued.append(pool.submit(_render_range, work.pop()))
                 while queued and queued[0].done():
-                    yield from finished(queued.popleft())
-                mine = mine or (chunks.pop() if chunks else None)
-                if mine is None:
-                    break
-                for result in render_range(mine, output, check):
+                    yield from finished(queued.popleft())  # a future holds its result: let it go
+                if not work:
+                    if queued:
+                        yield from finished(queued.popleft())
+                    continue
+                for result in render_range(work.popleft(), output, check):
                     done += 1
                     yield result
                 progress(done, total)
-            while queued:
-                yield from finished(queued.popleft())
     finally:
         _job.clear()
