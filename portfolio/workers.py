@@ -55,6 +55,16 @@ def worker_pool(workers):
         gc.unfreeze()
 
 
+def release_memory():
+    """Give the heap's free memory back to the system (glibc's malloc_trim; nothing elsewhere).
+    glibc keeps freed large blocks for reuse once it has seen a few: a worker that resized
+    a 2400-pixel image holds its tens of megabytes of buffers to the end otherwise."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (AttributeError, OSError):
+        pass
+
+
 def stop(pool):
     """Cancel what is queued and kill the workers now (ProcessPoolExecutor would let each
     finish its current task; Python 3.14's terminate_workers() does this)."""

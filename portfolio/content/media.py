@@ -20,6 +20,8 @@ from pathlib import Path
 from django.conf import settings
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from portfolio.workers import release_memory
+
 from .files import entry_problem, read
 from .loader import MEDIA_SEGMENT_RE, ContentError, ContentInvalid
 from .models import MediaFile
@@ -291,6 +293,8 @@ def make_variants(job):
                 os.replace(partial, os.path.join(folder, name))  # never a half-written variant
     except (OSError, ValueError, Image.DecompressionBombError) as exc:
         return 0, f"expected an image Pillow can decode to resize it; {exc}"
+    finally:
+        release_memory()
     return len(missing), None
 
 
