@@ -122,7 +122,7 @@ def measure(command, env, timeout, sample_memory=False):
     with `sample_memory`, samples the tree's summed PSS meanwhile. Sampling is not free: reading
     smaps_rollup walks a process's page tables under its memory-map lock (5.5 ms for a 250 MB
     process on this machine), so a timed command is never sampled: at L the sampling made the
-    cold build 18 s slower and the floor 6 s."""
+    cold build about 18 s slower."""
     # Flush what earlier steps wrote or deleted (the floor's 20,000 files, the previous build):
     # the kernel would otherwise write it back during this command and bill it the time.
     os.sync()
