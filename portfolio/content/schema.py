@@ -73,10 +73,14 @@ def restore(template, connection):
     return True
 
 
+KEEP = 8  # templates kept in SCHEMA_CACHE_DIR (about 0.2 MB each)
+
+
 def save(connection, template):
     """Keep a copy of the freshly migrated database, written aside and renamed into place so
-    that a concurrent build reads either no template or a whole one; the copies made by earlier
-    migrations go."""
+    that a concurrent build reads either no template or a whole one. The newest few copies stay:
+    `make serve` (DEBUG adds an app), `make build` and the contact service each have their own,
+    and keeping only one made them replace each other; older ones go."""
     template.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=template.parent)
     os.close(fd)
@@ -87,9 +91,15 @@ def save(connection, template):
         finally:
             target.close()
         os.replace(tmp, template)
-        for old in template.parent.glob("*.sqlite3"):
-            if old != template:
-                old.unlink(missing_ok=True)
+        for old in sorted(template.parent.glob("*.sqlite3"), key=newest_first)[KEEP:]:
+            old.unlink(missing_ok=True)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def newest_first(path):
+    try:
+        return -path.stat().st_mtime
+    except OSError:  # removed meanwhile by another build
+        return 0

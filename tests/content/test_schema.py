@@ -80,3 +80,13 @@ def test_only_djangos_own_post_migrate_handlers():
             receiver = entry[1]() if isinstance(entry[1], weakref.ReferenceType) else entry[1]
             modules.add(receiver.__module__)
     assert modules == {"django.contrib.auth.management", "django.contrib.contenttypes.management"}
+
+
+def test_each_configuration_keeps_its_own_template(tmp_path, monkeypatch):
+    """`make serve` (DEBUG adds django-browser-reload) and `make build` migrate different sets of
+    apps: neither may throw the other's template away."""
+    cache = tmp_path / "schema"
+    run(["-c", MIGRATE], tmp_path / "build.sqlite3", cache)
+    monkeypatch.setenv("DEBUG", "1")
+    run(["-c", MIGRATE], tmp_path / "serve.sqlite3", cache)
+    assert len(list(cache.glob("*.sqlite3"))) == 2
