@@ -202,9 +202,7 @@ def finish(target, status, body, output, check):
 SMALL_RUN = 50
 
 # The job of a pool's workers, set before they fork so they inherit it instead of unpickling it.
-# Not the targets: each task gets its own copy of its few, so that a worker never touches the
-# parent's 30,000 (touching an object writes its reference count, which copies its memory page
-# into the worker: half of a worker's memory at 10,000 articles).
+# Not the targets: each task carries its own chunk, taken from either end of one queue.
 _job = {}
 
 
