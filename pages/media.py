@@ -17,18 +17,21 @@ VARIANTS_PREFIX = VARIANTS_FOLDER + "/"
 
 class MediaView(View):
     def get(self, request, path):
-        found = self.source(path, variant_files(), MediaFile.objects.filter(path=path).exists)
+        # Only what `path` needs: listing the variants costs a query and a hash per image.
+        variants = variant_files() if path.startswith(VARIANTS_PREFIX) else {}
+        published = MediaFile.objects.filter(path=path).values_list("path", flat=True)  # lazy
+        found = self.source(path, variants, published)
         if found is None:
             raise Http404("No such media file")
         return serve_file(request, found.name, document_root=found.parent)
 
     @staticmethod
     def source(path, variants, published):
-        """The file served at /media/<path>, or None. `variants`: variant_files(); `published()`:
-        whether the importer published `path`."""
+        """The file served at /media/<path>, or None. `variants`: variant_files(); `published`:
+        the paths the importer published (any container: only read for a path not a variant)."""
         if path.startswith(VARIANTS_PREFIX):
             return variants.get(path[len(VARIANTS_PREFIX) :])
-        return settings.CONTENT_DIR / FOLDER / path if published() else None
+        return settings.CONTENT_DIR / FOLDER / path if path in published else None
 
     @classmethod
     def render_many(cls, requests):
@@ -38,7 +41,7 @@ class MediaView(View):
         published = set(MediaFile.objects.values_list("path", flat=True))
         for request in requests:
             path = request.resolver_match.kwargs["path"]
-            found = cls.source(path, variants, lambda: path in published)  # noqa: B023 - called here
+            found = cls.source(path, variants, published)
             if found is None:
                 yield HttpResponseNotFound()
             else:

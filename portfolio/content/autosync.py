@@ -114,9 +114,9 @@ class Watcher:
     def changed_files(self, events):
         """The content files `events` name, or None if they may concern more than files."""
         paths = set()
+        special = self.FLAGS.Q_OVERFLOW | self.FLAGS.ISDIR | self.FLAGS.IGNORED
         for event in events:
             folder = self.folders.get(event.wd)
-            special = self.FLAGS.Q_OVERFLOW | self.FLAGS.ISDIR | self.FLAGS.IGNORED
             if folder is None or not event.name or event.mask & special:
                 return None  # the media folder, a folder itself, an overflow, a watch gone
             if folder == "" and event.name not in SINGLETONS:

@@ -211,7 +211,7 @@ class Resizing:
     so that parsing fills both cores while the last images finish), or here without workers."""
 
     def __init__(self, pool, jobs):
-        self.jobs, self.pool, self.done = jobs, pool, 0
+        self.jobs, self.done = jobs, 0
         self.futures = [pool.submit(make_variants, job) for job in jobs] if pool else None
         for future in self.futures or ():
             future.add_done_callback(self._count)

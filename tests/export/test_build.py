@@ -218,3 +218,19 @@ def test_the_fingerprint_sees_a_touched_file_and_gives_up_on_linked_folders(cont
     assert quick.fingerprint(module, settings) != first
     (content_dir / "linked").symlink_to(content_dir / "articles", target_is_directory=True)
     assert quick.fingerprint(module, settings) is None, "a linked folder could change unseen"
+
+
+def test_an_edit_in_place_removes_what_the_site_no_longer_has_and_emptied_folders(
+    site, content_dir, tmp_path
+):
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>'
+    write_content(content_dir, {"media/old/shape.svg": svg, "media/kept.svg": svg})
+    site()
+    out = tmp_path / "site"
+    assert (out / "media/old/shape.svg").is_file()
+    folder = os.stat(out).st_ino
+    (content_dir / "media/old/shape.svg").unlink()
+    result = site()
+    assert os.stat(out).st_ino == folder and result.carried > 0, "updated in place"
+    assert not (out / "media/old").exists() and (out / "media/kept.svg").is_file()
+    assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
