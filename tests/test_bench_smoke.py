@@ -54,6 +54,7 @@ def test_the_floor_resizes_images_as_the_build_does():
 def test_the_benchmark_prints_every_figure():
     args = ["--projects", "3", "--articles", "12", "--runs", "1", "--requests", "2", "--list-requests", "1"]
     args.append("--keep")  # to look at the run's media cache
+    args += ["--python", sys.executable]  # not the site-only environment, which pip would install
     result = subprocess.run(
         [sys.executable, BENCH / "run.py", *args, "--timeout", "120"],
         cwd=settings.BASE_DIR,
