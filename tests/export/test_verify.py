@@ -137,14 +137,25 @@ def test_every_catalog_link_must_resolve_on_the_site(agent_site):
     ]
 
 
-def test_a_draft_is_found_in_a_file_larger_than_a_search_window(verifier, monkeypatch):
-    monkeypatch.setattr("portfolio.export.verify.WINDOW", 64)
-    filler = "é" * 40  # multibyte characters cut by the windows' ends
-    for offset in range(0, 80, 7):
-        body = (filler[: offset // 2] + "x" * offset + "/articles/secret-draft" + filler).encode()
+def test_a_draft_is_found_wherever_it_sits(verifier):
+    """At the start or the end of a file, among multibyte characters, right after another
+    needle's start: the search matches from each needle's first bytes, then looks one character on."""
+    filler = "é" * 40
+    for before, after in [
+        ("", ""),
+        (filler, ""),
+        ("", filler),
+        (filler, "é" + filler),
+        ("/articles/", ".json"),
+    ]:
+        body = (before + "/articles/secret-draft" + after).encode()
         assert verifier.draft_leaks("f", body) == ["f: holds the address of draft articles/secret-draft.md"]
         longer = body.replace(b"secret-draft", b"secret-draft-two")
-        assert verifier.draft_leaks("f", longer) == [], offset
+        assert verifier.draft_leaks("f", longer) == [], (before, after)
+    assert verifier.draft_leaks("f", '"title":"Ünï “quoted”"'.encode()) == [
+        "f: holds the title of draft articles/ünï.md"
+    ]
+    assert verifier.draft_leaks("f", b'"slug":"secret-draft') == []  # not the whole field
 
 
 @pytest.mark.parametrize(
