@@ -90,3 +90,26 @@ def test_each_configuration_keeps_its_own_template(tmp_path, monkeypatch):
     monkeypatch.setenv("DEBUG", "1")
     run(["-c", MIGRATE], tmp_path / "serve.sqlite3", cache)
     assert len(list(cache.glob("*.sqlite3"))) == 2
+
+
+def test_the_bodies_move_to_the_end_of_their_rows_with_their_text(tmp_path):
+    """Migration 0004: reading a row's later columns (slug, title, date...) must not walk the
+    overflow pages of its bodies. An existing database keeps every body."""
+    db, cache = tmp_path / "db.sqlite3", tmp_path / "schema"
+    run(["manage.py", "migrate", "content", "0003", "-v0"], db, cache)
+    body, html = "# Ünïcode\n" + "words " * 2000, "<h1>Ünïcode</h1>" + "<p>words</p>" * 2000
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "INSERT INTO content_article (source_path, content_hash, body, body_html, slug, title, "
+            "description, date, tags, draft, source_mtime_ns, source_size, image) "
+            "VALUES ('articles/a.md', 'x', ?, ?, 'a', 'A', 'd', '2026-01-01', '[]', 0, 1, 2, '{}')",
+            (body, html),
+        )
+    run(["manage.py", "migrate", "-v0"], db, cache)
+    with sqlite3.connect(db) as conn:
+        for table in ("content_article", "content_project"):
+            columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+            assert columns[-2:] == ["body", "body_html"], columns
+        assert conn.execute("SELECT slug, body, body_html FROM content_article").fetchall() == [
+            ("a", body, html)
+        ]
