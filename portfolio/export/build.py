@@ -240,7 +240,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                     link_or_copy(os.path.join(out_dir, target.path), os.path.join(tmp, target.path))
             files = {t.path for t in targets} | set(host_files)
             verifier = Verifier(Site.load().base_url, files, json.loads(openapi_of(carried, out_dir)), drafts)
-            problems, written, rendered_paths = [], [], []
+            problems, written, stats = [], [], {}
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
@@ -252,21 +252,21 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                         problems += file_problems
                         if not rendered.reused:
                             written.append(rendered.path)
-                        rendered_paths.append(rendered.path)
+                        stats[rendered.path] = rendered.stat
             host_written = [
-                name for name, text in host_files.items() if not place(text.encode(), name, output)
+                name for name, text in host_files.items() if not place(text.encode(), name, output)[0]
             ]
             with phases("verify"):
                 same_site = in_place and files == set(previous) | set(host_files)
-                if not (same_site and drafts_key == manifest["drafts"]) or verifier.reads_any(rendered_paths):
+                if not (same_site and drafts_key == manifest["drafts"]) or verifier.reads_any(stats):
                     problems += verifier.check_site(output.read)
-                problems += verifier.check_agent_surfaces(output.read, rendered_paths)
+                problems += verifier.check_agent_surfaces(output.read, stats)
                 if carried and manifest.get("drafts") != drafts_key:
                     for target in carried:  # new or renamed drafts: look for them in what was kept too
                         problems += verifier.draft_leaks(target.path, output.read(target.path))
             if problems:
                 raise BuildFailed(problems)
-            entries, size = manifest_entries(targets, keys, output, set(written), carried, previous)
+            entries, size = manifest_entries(targets, keys, stats, previous)
             with signals_held():  # the folder and its manifest change together
                 if in_place:
                     update_in_place(tmp, out_dir, written + host_written, stale=set(previous) - files)
@@ -295,24 +295,16 @@ def locked_build(out_dir, *, full, force, workers, stderr):
 IN_PLACE_MAX = 1000
 
 
-def manifest_entries(targets, keys, output, written, carried, previous):
-    """({path: [key, size, mtime_ns]}, total bytes) of the new build. In place, a carried file's
-    stat is the one carry_over() just compared with the manifest, and a file rendered with
-    unchanged bytes is where it was; a file written now is in the stage (a rename keeps its stat)."""
+def manifest_entries(targets, keys, stats, previous):
+    """({path: [key, size, mtime_ns]}, total bytes) of the new build: `stats` holds the rendered
+    files' stats, a carried file's is the one carry_over() compared with the manifest (a link or a
+    copy into a new folder keeps it)."""
     entries, size = {}, 0
-    carried = {target.path for target in carried} if output.in_place else set()
     for target in targets:
         path = target.path
-        if path in carried:
-            entries[path] = previous[path]
-            size += previous[path][1]
-            continue
-        if path in written or not output.in_place:
-            stat = os.stat(os.path.join(output.stage, path))
-        else:
-            stat = os.stat(os.path.join(output.previous, path))
-        entries[path] = [keys[target], stat.st_size, stat.st_mtime_ns]
-        size += stat.st_size
+        file_size, mtime_ns = stats[path] if path in stats else previous[path][1:]
+        entries[path] = [keys[target], file_size, mtime_ns]
+        size += file_size
     return entries, size
 
 

@@ -66,6 +66,7 @@ class Output:
 class Rendered:
     path: str
     reused: bool  # same bytes as the previous build: kept or hard-linked, not rewritten
+    stat: tuple  # (size, mtime_ns) of the file as the finished build holds it, for its manifest
 
 
 _handler = None
@@ -149,23 +150,26 @@ def compile_templates():
 
 
 def place(body, path, output):
-    """Write `body` to the stage, or reuse the previous build's identical file. True if reused."""
+    """Write `body` to the stage, or reuse the previous build's identical file. (reused, the
+    file's (size, mtime_ns)): a hard link, a copy (copy2) and a rename all keep the stat."""
     destination = os.path.join(output.stage, path)
     if output.previous:
         old = os.path.join(output.previous, path)
         try:
-            if os.path.getsize(old) == len(body):
+            stat = os.stat(old)
+            if stat.st_size == len(body):
                 with open(old, "rb") as handle:
                     if handle.read() == body:
                         if not output.in_place:
                             link_or_copy(old, destination)
-                        return True
+                        return True, (stat.st_size, stat.st_mtime_ns)
         except OSError:
             pass
     make_folder_of(destination)
     with open(destination, "wb") as handle:
         handle.write(body)
-    return False
+    stat = os.stat(destination)
+    return False, (stat.st_size, stat.st_mtime_ns)
 
 
 def make_folder_of(path):
@@ -194,8 +198,7 @@ def finish(target, status, body, output, check):
             f"{target.uri}: status {status}, expected {' or '.join(map(str, target.status_codes))}"
         )
     problems = check(target, body) if check else []
-    reused = place(body, target.path, output)
-    return Rendered(target.path, reused), problems
+    return Rendered(target.path, *place(body, target.path, output)), problems
 
 
 # At most one global file and this many detail files render in the build's own process.
