@@ -60,6 +60,9 @@ class ProjectSitemap(BaseUrlSitemap):
     def lastmod(self, project):
         return project.date
 
+    def get_latest_lastmod(self):  # for the index: one query, not every item loaded and dated
+        return Project.objects.aggregate(latest=Max("date"))["latest"]
+
 
 class ArticleSitemap(BaseUrlSitemap):
     def items(self):
@@ -67,6 +70,9 @@ class ArticleSitemap(BaseUrlSitemap):
 
     def lastmod(self, article):
         return article.date
+
+    def get_latest_lastmod(self):
+        return Article.objects.published().aggregate(latest=Max("date"))["latest"]
 
 
 # One section holds at most 50,000 URLs (Sitemap.limit); past that the view paginates with ?p=,
