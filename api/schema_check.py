@@ -6,30 +6,53 @@ For the tests, and for anything that must prove a frozen file matches the contra
     check.errors("/api/v1/projects/alpha-one.json", json.loads(data))   # [] when it conforms
 
 JSON Schema Draft 2020-12 (what OpenAPI 3.1 schemas are), `$ref`s resolved inside the document,
-formats (`date`, `uri`, `uri-template`) checked. Needs jsonschema, rfc3986-validator and
-uri-template (requirements.txt): unknown formats would otherwise pass unchecked; fastjsonschema
-makes the common case, a valid document, fast (SchemaCheck).
+the formats the document uses (`date`, `uri`, `uri-template`) checked by FORMATS, with
+rfc3986-validator and uri-template (requirements.txt). fastjsonschema makes the common case, a
+valid document, fast (SchemaCheck); jsonschema, imported only when a document fails, explains.
 """
 
+import datetime
 import re
-from functools import partial
+from functools import cached_property
 from urllib.parse import unquote
 
 import fastjsonschema
-from jsonschema import Draft202012Validator
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
+import uri_template
+from rfc3986_validator import validate_rfc3986
 
 DOCUMENT_URI = "urn:portfolio:openapi"
 # A path parameter is one segment without a dot, so `/projects/{slug}` never claims
 # `/projects/x.json`, which belongs to `/projects/{slug}.json`.
 PARAMETER = r"[^/.]+"
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+
+
+def is_date(instance):
+    try:
+        return not isinstance(instance, str) or bool(
+            DATE.fullmatch(instance) and datetime.date.fromisoformat(instance)
+        )
+    except ValueError:
+        return False
+
+
+def is_uri(instance):
+    return not isinstance(instance, str) or bool(validate_rfc3986(instance, rule="URI"))
+
+
+def is_uri_template(instance):
+    return not isinstance(instance, str) or uri_template.validate(instance)
+
+
+# The formats openapi.json uses, checked alike by both libraries (jsonschema's own checks depend on
+# which optional packages happen to be installed; rfc3987, for one, changes what `uri` accepts).
+# tests/api/test_contract.py fails if the document uses a format missing here.
+FORMATS = {"date": is_date, "uri": is_uri, "uri-template": is_uri_template}
 
 
 class ResponseCheck:
     def __init__(self, document):
         self.document = document
-        self.registry = Registry().with_resource(DOCUMENT_URI, DRAFT202012.create_resource(document))
         self.checks = {}
         self.templates = [
             (re.compile("^" + re.sub(r"\\\{\w+\\\}", PARAMETER, re.escape(template)) + "$"), template)
@@ -43,16 +66,25 @@ class ResponseCheck:
                 return template
         raise LookupError(f"{path}: no operation of the OpenAPI document has this path")
 
-    def validator(self, path, status=200, method="get"):
+    def schema(self, path, status=200, method="get"):
+        """The response schema of `path`, its local references inlined."""
         template = self.template(path)
         if str(status) not in self.document["paths"][template][method]["responses"]:
             raise LookupError(f"{method.upper()} {path}: status {status} is not documented")
-        schema = self.document["paths"][template][method]["responses"][str(status)]["content"]
-        return Draft202012Validator(
-            self.inline(schema["application/json"]["schema"]),
-            registry=self.registry,
-            format_checker=Draft202012Validator.FORMAT_CHECKER,
-        )
+        content = self.document["paths"][template][method]["responses"][str(status)]["content"]
+        return self.inline(content["application/json"]["schema"])
+
+    def validator(self, schema):
+        """jsonschema's validator of `schema` (a recursive reference resolves in the document)."""
+        from jsonschema import Draft202012Validator, FormatChecker
+        from referencing import Registry
+        from referencing.jsonschema import DRAFT202012
+
+        checker = FormatChecker(formats=())
+        for name, function in FORMATS.items():
+            checker.checks(name)(function)
+        registry = Registry().with_resource(DOCUMENT_URI, DRAFT202012.create_resource(self.document))
+        return Draft202012Validator(schema, registry=registry, format_checker=checker)
 
     def inline(self, node, chain=()):
         """`node` with each local `$ref` replaced by what it points at: looking a reference up
@@ -78,26 +110,31 @@ class ResponseCheck:
         """Every way `instance` breaks the schema, as `at /json/path: message` lines."""
         key = (self.template(path), str(status), method)
         if key not in self.checks:
-            self.checks[key] = SchemaCheck(self.validator(path, status, method))
+            self.checks[key] = SchemaCheck(self.schema(path, status, method), self.validator)
         return self.checks[key].errors(instance)
 
 
 class SchemaCheck:
     """One schema's check. jsonschema is the reference and explains what is wrong; a function
     compiled by fastjsonschema answers "valid?" about ten times faster (a build checks 10,000
-    files), and is used only for schemas made of keywords both libraries read alike, with
-    jsonschema's own format checks. It can only let jsonschema speak sooner, never silence it."""
+    files), and is used only for schemas made of keywords both libraries read alike, with the
+    same format checks. It can only let jsonschema speak sooner, never silence it; jsonschema
+    (50 ms to import) is not even loaded while every document is valid.
+    `validator(schema)`: makes jsonschema's validator, when one is needed."""
 
     KEYWORDS = {"type", "properties", "required", "additionalProperties", "items", "enum", "format"}
     KEYWORDS |= {"title", "description", "readOnly", "example"}  # annotations, not checked
 
-    def __init__(self, validator):
-        self.validator = validator
+    def __init__(self, schema, validator):
+        self.schema = schema
+        self.make_validator = validator
         self.valid = None
-        if keywords(validator.schema) <= self.KEYWORDS:
-            checker = validator.format_checker
-            formats = {name: partial(checker.conforms, format=name) for name in checker.checkers}
-            self.valid = fastjsonschema.compile(validator.schema, formats=formats)
+        if keywords(schema) <= self.KEYWORDS:
+            self.valid = fastjsonschema.compile(schema, formats=FORMATS)
+
+    @cached_property
+    def validator(self):
+        return self.make_validator(self.schema)
 
     def errors(self, instance):
         if self.valid is not None:

@@ -2,10 +2,13 @@
 2020-12, $refs resolved, formats checked), and that check does catch drift."""
 
 import copy
+import subprocess
+import sys
 
 import pytest
+from django.conf import settings
 
-from api.schema_check import ResponseCheck, SchemaCheck
+from api.schema_check import FORMATS, ResponseCheck, SchemaCheck
 
 from .conftest import ALL_PATHS, MISSING_PATHS
 
@@ -30,7 +33,7 @@ def test_paths_map_to_their_templates(check):
     with pytest.raises(LookupError):
         check.template("/api/v2")
     with pytest.raises(LookupError):
-        check.validator("/api/v1/stack", status=404)
+        check.schema("/api/v1/stack", status=404)
 
 
 # Each mutation breaks a response in one way the contract forbids; the check must say where.
@@ -73,6 +76,11 @@ MUTATIONS = {
         "date",
     ),
     "relative uri": ("/api/v1", lambda d: d["humanPages"].update(feed="/feed.xml"), "is not a 'uri'"),
+    "unclosed uri template": (
+        "/api/v1",
+        lambda d: d["endpoints"]["articles"].update(item="https://x.example/articles/{slug"),
+        "is not a 'uri-template'",
+    ),
     "case study value not a string": (
         "/api/v1/projects/alpha-one",
         lambda d: d["caseStudy"].update(zeta=1),
@@ -130,4 +138,40 @@ def test_every_api_schema_gets_the_fast_check(check):
         for status, response in operations["get"]["responses"].items():
             if "application/json" in response.get("content", {}):
                 path = template.replace("{slug}", "x")
-                assert SchemaCheck(check.validator(path, status=int(status))).valid, (template, status)
+                assert SchemaCheck(check.schema(path, status=int(status)), check.validator).valid, (
+                    template,
+                    status,
+                )
+
+
+def test_every_format_the_document_uses_is_checked(check):
+    """Both checks know a format only from FORMATS: one missing there would pass unchecked."""
+    used = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("format"), str):
+                used.add(node["format"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(check.document)
+    assert used and used <= set(FORMATS), used - set(FORMATS)
+
+
+def test_a_valid_document_needs_no_jsonschema():
+    """jsonschema is imported only to explain a failure (50 ms of every build's start)."""
+    code = (
+        "import sys; from api.schema_check import ResponseCheck; "
+        "document = {'paths': {'/x': {'get': {'responses': {'200': {'content': {'application/json': "
+        "{'schema': {'type': 'object', 'properties': {'u': {'type': 'string', 'format': 'uri'}}}}}}}}}}}; "
+        "check = ResponseCheck(document); "
+        "assert check.errors('/x', {'u': 'https://x.example/'}) == []; "
+        "assert 'jsonschema' not in sys.modules; "
+        "assert check.errors('/x', {'u': 'not a uri'}); "
+        "assert 'jsonschema' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=settings.BASE_DIR, check=True, timeout=60)
