@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -123,11 +124,22 @@ def test_a_second_build_of_the_folder_fails_at_once_naming_the_first(tmp_path):
 
 
 def test_two_builds_at_once_with_wait_both_succeed(tmp_path):
+    """Both wait while another build holds the folder (here the test, so that they meet however
+    fast they start and build), then take their turns: neither fails, nor meets a locked database."""
     content, out, db = big_content(tmp_path / "content"), tmp_path / "site", tmp_path / "db.sqlite3"
-    first = start_build(content, out, db, "--wait")
-    second = start_build(content, out, db, "--wait")
-    results = [build.communicate(timeout=300) for build in (first, second)]
-    assert [first.returncode, second.returncode] == [0, 0], results
-    assert "database is locked" not in "".join(stderr for _, stderr in results)
-    assert any("waiting for PID" in stderr for _, stderr in results)
+    with build_lock(out):
+        builds = [start_build(content, out, db, "--wait") for _ in range(2)]
+        errors = [[] for _ in builds]  # each build's stderr lines, read as they come
+        readers = [
+            threading.Thread(target=lines.extend, args=(build.stderr,), daemon=True)
+            for build, lines in zip(builds, errors, strict=True)
+        ]
+        for reader in readers:
+            reader.start()
+        wait_for(lambda: all(any("waiting for PID" in line for line in lines) for lines in errors), 120)
+    for build, reader in zip(builds, readers, strict=True):
+        build.wait(timeout=300)
+        reader.join(timeout=10)
+    assert [build.returncode for build in builds] == [0, 0], errors
+    assert "database is locked" not in "".join(line for lines in errors for line in lines)
     assert (out / "index.html").exists() and temp_folders(out) == []
