@@ -28,7 +28,23 @@ def authoring_server(tmp_path, content_dir):
     }
     args = [sys.executable, "manage.py", "runserver", "127.0.0.1:{port}"]
     with server_process(args, env, timeout=60) as base:
+        reloader_started(base, content_dir)
         yield base
+
+
+def reloader_started(base, content_dir):
+    """Wait for the autoreloader's first look at the files. It runs in a thread of its own, which
+    a busy start (migrations, the first import) can delay past a test's first edit, and what it
+    first sees is where it starts, not a change: touch a content file until a reload comes."""
+    events = ReloadEvents(base)
+    try:
+        for _ in range(20):
+            touch(content_dir / "site.yaml")
+            if events.reload_within(1.5):
+                return
+        raise AssertionError("the autoreloader never noticed a touched content file")
+    finally:
+        events.close()
 
 
 class ReloadEvents:
