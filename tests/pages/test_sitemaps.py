@@ -3,7 +3,8 @@
 import re
 import xml.etree.ElementTree as ET
 
-from tests.content_builder import SITE_URL
+from portfolio.content.importer import import_content
+from tests.content_builder import SITE_URL, article, project, write_content
 
 NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 W3C_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$")
@@ -65,3 +66,16 @@ def test_robots_txt_names_the_sitemap_index(get):
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     assert f"Sitemap: {SITE_URL}/sitemap-index.xml\n" in body
     assert body.startswith("User-agent: *\n")
+
+
+def test_each_sections_lastmod_is_its_newest_listed_item(imported, get):
+    """The index dates a section by the newest item it lists: a new project moves it, a draft
+    (listed nowhere) does not, however new."""
+    write_content(imported, {
+        "projects/new.md": project("New", date="2026-09-09"),
+        "articles/later-draft.md": article("Later draft", date="2027-01-01", draft="true"),
+    })  # fmt: skip
+    import_content(imported, workers=1)
+    lastmods = dict(entries(parse(get, "/sitemap-index.xml"), "sitemap"))
+    assert lastmods[f"{SITE_URL}/sitemap-projects.xml"] == "2026-09-09"
+    assert lastmods[f"{SITE_URL}/sitemap-articles.xml"] == "2026-05-05"
