@@ -4,7 +4,7 @@
   post-migrate signals).
 - A brand-new, empty SQLite database (a build into a fresh DATABASE_URL, every benchmark run):
   a copy of one that `migrate` made from empty before, kept in SCHEMA_CACHE_DIR under a key
-  naming everything that decides its bytes (template_key). Replaying the 23 migrations
+  naming everything that decides its bytes (template_key). Replaying every migration
   re-renders the models after every step and remakes the tables SQLite cannot alter in place,
   committing each: 0.25-0.35 s on an idle machine, up to 1 s when the disk is busy. The copy
   takes about 15 ms and is the same file: the schema, the migration history and the content

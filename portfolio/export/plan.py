@@ -121,7 +121,6 @@ class Keys:
         self.bodies = hash_of(
             self.all, sorted(self.items["projects"].items()), sorted(self.items["articles"].items())
         )
-
         self.memo = {}
 
     def __call__(self, target):
