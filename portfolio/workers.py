@@ -123,3 +123,37 @@ def isolated_map(func, items):
         if done < len(items):
             done += 1
             yield WorkerDied(child.exitcode)
+
+
+def _answer(func, args, parent, connection):
+    in_worker(parent)
+    try:
+        connection.send(func(*args))
+    except Exception:  # noqa: BLE001 - the parent runs func itself, and sees the error there
+        pass
+    connection.close()
+
+
+def in_background(func, *args):
+    """Start func(*args) in a forked child process and return a function that waits for its
+    result: for work that can use the other core while this process goes on. A child that
+    fails or dies leaves the work to the waiter, which runs func(*args) itself (and raises
+    what it raises). Where there is no fork, func runs when waited for."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return lambda: func(*args)
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+    child = context.Process(target=_answer, args=(func, args, os.getpid(), writer), daemon=True)
+    child.start()
+    writer.close()
+
+    def wait():
+        try:
+            return reader.recv()
+        except EOFError:
+            return func(*args)
+        finally:
+            reader.close()
+            child.join()
+
+    return wait

@@ -10,7 +10,7 @@ since the last build is carried over instead of re-rendered.
 
 import hashlib
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection
@@ -30,8 +30,7 @@ ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]
 EVERY_BODY = {"/llms-full.txt"}
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):  # a tuple: 30,000 of them are made in a few milliseconds
     uri: str  # "/projects/tidewater"
     path: str  # "projects/tidewater.html", relative to the output folder
     status_codes: tuple
@@ -40,29 +39,49 @@ class Target:
     params: tuple = ()  # its parameters, ("tidewater",)
 
 
-def targets():
-    """Every URL to freeze, from django-distill's registry (its routes, parameters and file names)."""
-    found = []
+def targets(code, previous=None):
+    """Every URL to freeze, from django-distill's registry (its routes, parameters and file names),
+    and the plan to keep for the next build: {route: [hash of the code and parameters, rows]}.
+    A route whose parameters and code are those of `previous` takes its targets from there:
+    reversing and naming 30,000 URLs cost 0.15 s, which an edit need not pay again."""
+    found, plan = [], {}
+    previous = previous or {}
     for pattern in get_distilled_urls():
         name = f"{pattern.distill_namespace}:{pattern.name}" if pattern.distill_namespace else pattern.name
-        reverse_one = slug_reverser(name)
-        for params in get_uri_values(pattern.distill_func, pattern.name):
-            params = () if params is None else (params,) if isinstance(params, str) else tuple(params)
-            uri = reverse_one(params[0]) if len(params) == 1 else reverse(name, args=params)
-            path = generate_filename(pattern.distill_file, uri, params) or uri.lstrip("/")
-            match = ITEM_URL.match(uri)
-            if match:
-                depends = f"{match['kind']}:{match['slug']}"
-            elif uri.startswith(settings.STATIC_URL):
-                depends = "static"
-            elif uri.startswith("/media/"):
-                depends = "media:" + path.removeprefix("media/")
-            elif uri in EVERY_BODY:
-                depends = "bodies"
-            else:
-                depends = "global"
-            found.append(Target(uri, path, tuple(pattern.distill_status_codes), depends, name, params))
-    return found
+        all_params = [
+            () if params is None else (params,) if isinstance(params, str) else tuple(params)
+            for params in get_uri_values(pattern.distill_func, pattern.name)
+        ]
+        status_codes = tuple(pattern.distill_status_codes)
+        key = hash_of(code, name, status_codes, all_params)
+        kept = previous.get(name)
+        if kept and kept[0] == key and len(kept[1]) == len(all_params):
+            rows = kept[1]
+        else:
+            reverse_one = slug_reverser(name)
+            rows = [target_row(pattern, reverse_one, name, params) for params in all_params]
+        plan[name] = [key, rows]
+        found += (Target(uri, path, status_codes, depends, name, params)
+                  for (uri, path, depends), params in zip(rows, all_params))  # fmt: skip
+    return found, plan
+
+
+def target_row(pattern, reverse_one, name, params):
+    """[URL, file, dependency] of one of a route's parameters (a list, as JSON keeps it)."""
+    uri = reverse_one(params[0]) if len(params) == 1 else reverse(name, args=params)
+    path = generate_filename(pattern.distill_file, uri, params) or uri.lstrip("/")
+    match = ITEM_URL.match(uri)
+    if match:
+        depends = f"{match['kind']}:{match['slug']}"
+    elif uri.startswith(settings.STATIC_URL):
+        depends = "static"
+    elif uri.startswith("/media/"):
+        depends = "media:" + path.removeprefix("media/")
+    elif uri in EVERY_BODY:
+        depends = "bodies"
+    else:
+        depends = "global"
+    return [uri, path, depends]
 
 
 def hash_of(*parts):

@@ -29,6 +29,11 @@ def manifest_path(out_dir):
     return out_dir.parent / f".{out_dir.name}.manifest.json"
 
 
+def plan_path(out_dir):
+    """The build's list of URLs and files, kept for the next build (plan.targets)."""
+    return out_dir.parent / f".{out_dir.name}.plan.json"
+
+
 def lock_path(out_dir):
     return out_dir.parent / f".{out_dir.name}.lock"
 

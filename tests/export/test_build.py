@@ -7,7 +7,7 @@ import os
 import pytest
 
 from portfolio.content.loader import ContentInvalid
-from portfolio.export import quick
+from portfolio.export import plan, quick
 from portfolio.export.build import IN_PLACE_MAX, BuildFailed, build
 from tests.content_builder import DRAFT_TITLE, STACK_YAML, article, project, write_content
 
@@ -122,6 +122,27 @@ def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, t
     assert changed == ["api/v1/articles/first-post.json", "articles/first-post.html",
                        "articles/first-post.md", "llms-full.txt"]  # fmt: skip
     assert (result.rendered, result.written) == (4, 4), "no list shows a body: only the item re-renders"
+
+
+@pytest.mark.django_db
+def test_the_url_plan_is_kept_and_used_only_where_it_still_fits(site, content_dir, tmp_path):
+    """The build keeps its list of URLs and files beside the output (reversing 30,000 URLs is
+    0.15 s of an edit). A route's kept rows are used only when the code and its parameters are
+    those they were made for: a plan that no longer fits is made again."""
+    site()
+    out = tmp_path / "site"
+    kept = json.loads(quick.plan_path(out).read_text())
+    code = plan.code_hash()
+    assert plan.targets(code, kept) == plan.targets(code), "the kept plan gives the same URLs"
+    assert ["/articles/first-post", "articles/first-post.html", "articles:first-post"] in kept["pages:article"][1]
+    stale = {route: ["from other code", [["/x", "x.html", "global"]] * len(rows)]
+             for route, (_key, rows) in kept.items()}  # fmt: skip
+    quick.plan_path(out).write_text(json.dumps(stale))
+    apply(content_dir, {"projects/zeta.md": project("Zeta", date="2026-07-07")})
+    site()
+    assert not (out / "x.html").exists() and (out / "projects/zeta.html").is_file()
+    assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
+    assert json.loads(quick.plan_path(out).read_text())["pages:project"][0] != "from other code"
 
 
 def test_a_rebuild_with_no_change_leaves_the_folder_alone(site, tmp_path):
