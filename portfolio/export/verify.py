@@ -257,15 +257,16 @@ class Verifier:
             if read(path).decode() != TWIN_MARKDOWN[match["kind"]](document):
                 problems.append(f"{path}: differs from its item's API document")
         if "llms-full.txt" in rendered:
-            problems += self.check_llms_full(read("llms-full.txt"), read)
+            problems += self.check_llms_full(read("llms-full.txt"))
         if ".well-known/api-catalog" in rendered:
             problems += self.check_catalog(read(".well-known/api-catalog"))
         return problems
 
-    def check_llms_full(self, body, read):
-        """Every published item once (by its twin's Page line), nothing else."""
+    def check_llms_full(self, body):
+        """Every published item once (by its twin's Page line), nothing else. The published
+        items are those with a twin (each has one, as checked above): their pages' addresses."""
         pages = [match["url"].decode() for match in TWIN_PAGE_LINE.finditer(body)]
-        published = {item["url"] for path, key in LIST_KEYS.items() for item in json.loads(read(path))[key]}
+        published = {f"{self.base_url}/{m['kind']}/{m['slug']}" for m in map(TWIN.fullmatch, self.files) if m}
         if len(pages) != len(set(pages)) or set(pages) != published:
             extra, missing = sorted(set(pages) - published), sorted(published - set(pages))
             return [f"llms-full.txt: holds {len(pages)} items, not the {len(published)} published "
