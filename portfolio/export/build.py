@@ -43,7 +43,7 @@ from portfolio.workers import in_background
 
 from . import hosts, plan, quick
 from .quick import MANIFEST_VERSION, manifest_path
-from .render import Output, get, link_or_copy, place, render_all
+from .render import Output, Parts, get, link_or_copy, place, render_all
 from .verify import Verifier
 
 
@@ -134,7 +134,7 @@ def remove_leftovers(out_dir):
     for entry in out_dir.parent.iterdir():
         if entry.name.startswith(temp_prefix(out_dir)) and entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
-    for path in manifest_path(out_dir), quick.plan_path(out_dir):
+    for path in manifest_path(out_dir), quick.plan_path(out_dir), quick.parts_path(out_dir):
         path.with_name(path.name + ".tmp").unlink(missing_ok=True)
 
 
@@ -251,8 +251,9 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
                 sizes = {path: entry[1] for path, entry in previous.items()}
+                parts = Parts({} if full else load_json(quick.parts_path(out_dir)), output.previous)
                 # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
-                results = render_all(to_render, output, verifier, workers, progress, sizes, paths)
+                results = render_all(to_render, output, verifier, workers, progress, sizes, paths, parts)
                 with closing(results):
                     for rendered, file_problems in results:
                         problems += file_problems
@@ -282,6 +283,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                 write_manifest(out_dir, {"version": MANIFEST_VERSION, "drafts": drafts_key, "files": entries,
                                          "inputs": inputs, "host_files": host_stats})  # fmt: skip
                 write_json(quick.plan_path(out_dir), new_plan)
+                write_json(quick.parts_path(out_dir), parts.kept(t.path for t in carried))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 

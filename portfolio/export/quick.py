@@ -34,6 +34,11 @@ def plan_path(out_dir):
     return out_dir.parent / f".{out_dir.name}.plan.json"
 
 
+def parts_path(out_dir):
+    """Where the parts of llms-full.txt sit in it, kept for the next build (render.Parts)."""
+    return out_dir.parent / f".{out_dir.name}.parts.json"
+
+
 def lock_path(out_dir):
     return out_dir.parent / f".{out_dir.name}.lock"
 

@@ -145,6 +145,27 @@ def test_the_url_plan_is_kept_and_used_only_where_it_still_fits(site, content_di
     assert json.loads(quick.plan_path(out).read_text())["pages:project"][0] != "from other code"
 
 
+def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(site, content_dir, tmp_path):
+    """An edit slices the unchanged twins out of the previous llms-full.txt (render.Parts), at
+    the places the build recorded; a file that is not the one recorded is not sliced."""
+    site()
+    out = tmp_path / "site"
+    [(path, layout)] = json.loads(quick.parts_path(out).read_text()).items()
+    body = (out / path).read_bytes()
+    twins = sorted(str(p.relative_to(out)) for p in out.glob("*/*.md"))
+    assert sorted(part for part, _, _ in layout["parts"]) == twins
+    for part, offset, length in layout["parts"]:
+        assert body[offset : offset + length] == (out / part).read_bytes()
+    apply(content_dir, EDITS[0][1])  # a body: llms-full.txt is remade, from the previous one
+    site()
+    assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
+    # The same length, other bytes: its stat is not the recorded one, and every twin is read.
+    (out / path).write_bytes(b"x" * len((out / path).read_bytes()))
+    apply(content_dir, {"articles/first-post.md": (None, "A new body.", "Another body.")})
+    site()
+    assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
+
+
 def test_a_rebuild_with_no_change_leaves_the_folder_alone(site, tmp_path):
     site()
     folder = os.stat(tmp_path / "site").st_ino
