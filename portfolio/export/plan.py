@@ -62,7 +62,7 @@ def targets(code, previous=None):
             rows = [target_row(pattern, reverse_one, name, params) for params in all_params]
         plan[name] = [key, rows]
         found += (Target(uri, path, status_codes, depends, name, params)
-                  for (uri, path, depends), params in zip(rows, all_params))  # fmt: skip
+                  for (uri, path, depends), params in zip(rows, all_params, strict=True))  # fmt: skip
     return found, plan
 
 
@@ -111,7 +111,8 @@ def listed(queryset):
     """What the global pages can show of each item: every field but the detail-only ones, as
     the database holds them (hashed, not read: no JSON decoding of 10,000 rows' fields)."""
     fields = [f.attname for f in queryset.model._meta.concrete_fields if f.attname not in DETAIL_ONLY]
-    sql, params = queryset.order_by("slug").values_list(*fields).query.sql_with_params()
+    # In the lists' order (-date, slug), which the articles' listing index holds: no sort.
+    sql, params = queryset.order_by("-date", "slug").values_list(*fields).query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

@@ -7,8 +7,10 @@ import subprocess
 import sys
 import weakref
 
+import pytest
 from django.conf import settings
 from django.db.models.signals import post_migrate, pre_migrate
+from django.test.utils import CaptureQueriesContext
 
 MIGRATE = "import django; django.setup(); from portfolio.content.schema import migrate; migrate()"
 
@@ -113,3 +115,28 @@ def test_the_bodies_move_to_the_end_of_their_rows_with_their_text(tmp_path):
         assert conn.execute("SELECT slug, body, body_html FROM content_article").fetchall() == [
             ("a", body, html)
         ]
+
+
+@pytest.mark.django_db
+def test_the_lists_and_the_builds_keys_read_the_articles_listing_index_not_the_rows():
+    """On SQLite, article_listing (migration 0005) holds every article column but the bodies,
+    so the queries that skip the bodies never read a row (10,000 pages at 10,000 articles)."""
+    from django.db import connection
+
+    from portfolio.content.models import Article
+    from portfolio.export.plan import listed
+
+    with connection.cursor() as cursor:
+        indexed = {row[2] for row in cursor.execute("PRAGMA index_info('article_listing')")}
+        columns = {field.column for field in Article._meta.concrete_fields}
+        assert indexed == columns - {"body", "body_html"}
+        queries = [
+            Article.objects.published().defer("body", "body_html").query.sql_with_params(),
+            Article.objects.published().values_list("slug", "title", "content_hash").query.sql_with_params(),
+        ]
+        with CaptureQueriesContext(connection) as captured:
+            listed(Article.objects.published())
+        queries.append((captured[0]["sql"], ()))
+        for sql, params in queries:
+            plan = " ".join(row[-1] for row in cursor.execute("EXPLAIN QUERY PLAN " + sql, params))
+            assert "COVERING INDEX article_listing" in plan, (sql, plan)
