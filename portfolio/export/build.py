@@ -245,7 +245,8 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                 for target in carried:
                     link_or_copy(os.path.join(out_dir, target.path), os.path.join(tmp, target.path))
             files = {t.path for t in targets} | set(host_files)
-            verifier = Verifier(Site.load().base_url, files, json.loads(openapi_of(carried, out_dir)), drafts)
+            base_url = Site.load().base_url
+            verifier = Verifier(base_url, files, json.loads(openapi_of(carried, out_dir)), drafts)
             problems, written, stats = [], [], {}
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
@@ -264,9 +265,13 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                 name for name, text in host_files.items() if not place(text.encode(), name, output)[0]
             ]
             with phases("verify"):
-                same_site = in_place and files == set(previous) | set(host_files)
-                if not (same_site and drafts_key == manifest["drafts"]) or verifier.reads_any(stats):
-                    problems += verifier.check_site(output.read)
+                same_checks = (
+                    in_place
+                    and files == set(previous) | set(host_files)
+                    and drafts_key == manifest["drafts"]
+                    and base_url == manifest.get("base_url")
+                )
+                problems += verifier.check_site(output.read, set(written) if same_checks else None)
                 problems += verifier.check_agent_surfaces(output.read, stats)
                 if carried and manifest.get("drafts") != drafts_key:
                     for target in carried:  # new or renamed drafts: look for them in what was kept too
@@ -280,8 +285,9 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                 else:
                     swap(tmp, out_dir)
                 host_stats = quick.file_stats(out_dir, host_files)
-                write_manifest(out_dir, {"version": MANIFEST_VERSION, "drafts": drafts_key, "files": entries,
-                                         "inputs": inputs, "host_files": host_stats})  # fmt: skip
+                write_manifest(out_dir, {"version": MANIFEST_VERSION, "drafts": drafts_key,
+                                         "base_url": base_url, "files": entries, "inputs": inputs,
+                                         "host_files": host_stats})  # fmt: skip
                 write_json(quick.plan_path(out_dir), new_plan)
                 write_json(quick.parts_path(out_dir), parts.kept(t.path for t in carried))
         finally:

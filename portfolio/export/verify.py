@@ -202,15 +202,10 @@ class Verifier:
 
     # --- across files -----------------------------------------------------------------------
 
-    def reads_any(self, paths):
-        """Does check_site() read any of `paths`? If not, and the build has the same files and
-        drafts as the previous one, it would find what it found then."""
-        return any(
-            path in LIST_KEYS or path in LINK_SOURCES or SITEMAP_FILE.fullmatch(path) for path in paths
-        )
-
-    def check_site(self, read):
-        """Checks across files; `read(path)` returns a built file's bytes."""
+    def check_site(self, read, changed=None):
+        """Checks across files; `read(path)` returns a built file's bytes. `changed`: when the
+        build has the same files, drafts and address as the previous one, the files whose bytes
+        changed; a file that did not is left, as it passed then and would pass now."""
         problems = [
             f"{path}: a file for draft articles/{slug}.md"
             for slug, _ in self.drafts
@@ -218,6 +213,8 @@ class Verifier:
             if path in self.files
         ]
         for path, key in LIST_KEYS.items():
+            if changed is not None and path not in changed:
+                continue
             listed = {item["slug"] for item in json.loads(read(path))[key]}
             for kind, pattern in (
                 ("API detail", rf"api/v1/{key}/([^/]+)\.json"),
@@ -229,12 +226,14 @@ class Verifier:
                         f"{path}: the list and the {kind} files disagree on {sorted(built ^ listed)[:10]}"
                     )
         for path, pattern in LINK_SOURCES.items():
-            for match in pattern.finditer(read(path).decode()):
-                url = html.unescape(match[match.lastgroup])
-                problems += self.check_link(path, url)
+            if changed is None or path in changed:
+                for match in pattern.finditer(read(path).decode()):
+                    url = html.unescape(match[match.lastgroup])
+                    problems += self.check_link(path, url)
         for path in sorted(p for p in self.files if SITEMAP_FILE.fullmatch(p)):
-            for match in SITEMAP_LOC.finditer(read(path).decode()):
-                problems += self.check_link(path, html.unescape(match.group("url")))
+            if changed is None or path in changed:
+                for match in SITEMAP_LOC.finditer(read(path).decode()):
+                    problems += self.check_link(path, html.unescape(match.group("url")))
         return problems
 
     # --- beyond the spec: markdown twins, llms-full.txt, the API catalog ----------------------

@@ -64,6 +64,31 @@ def test_links_must_resolve_to_built_files(verifier):
     ]
 
 
+def test_the_checks_across_files_look_again_only_at_changed_files(imported, client):
+    """An edit with the same files, drafts and address checks only the files whose bytes
+    changed: one that did not passed the same checks in the previous build."""
+    openapi = json.loads(client.get("/openapi.json").content)
+    files = {"api/v1/projects.json", "api/v1/articles.json", "llms.txt", "feed.xml", "sitemap-articles.xml",
+             "articles/kept.html", "api/v1/articles/kept.json"}  # fmt: skip
+    built = {
+        "api/v1/projects.json": b'{"projects": []}',
+        "api/v1/articles.json": b'{"articles": [{"slug": "kept"}, {"slug": "gone"}]}',
+        "llms.txt": f"- [Gone]({BASE}/articles/gone)".encode(),
+        "feed.xml": b"<feed></feed>",
+        "sitemap-articles.xml": f"<loc>{BASE}/articles/kept</loc><loc>{BASE}/nowhere</loc>".encode(),
+    }
+    verifier = Verifier(BASE, files, openapi, [])
+    every = [
+        "api/v1/articles.json: the list and the API detail files disagree on ['gone']",
+        "api/v1/articles.json: the list and the page files disagree on ['gone']",
+        f"llms.txt: links to {BASE}/articles/gone, which no built file serves",
+        f"sitemap-articles.xml: links to {BASE}/nowhere, which no built file serves",
+    ]
+    assert verifier.check_site(built.__getitem__) == every
+    assert verifier.check_site(built.__getitem__, changed=set()) == []
+    assert verifier.check_site(built.__getitem__, changed={"llms.txt", "sitemap-articles.xml"}) == every[2:]
+
+
 def test_api_files_must_match_openapi_and_their_counts(verifier):
     target = Target("/api/v1/articles.json", "api/v1/articles.json", (200,), "global")
     body = json.dumps({"count": 2, "articles": [], "extra": 1}).encode()
