@@ -31,3 +31,20 @@ def test_follows_the_urlconf_and_the_script_prefix():
     finally:
         set_script_prefix("/")
     assert reverse_slug("pages:article", "three") == "/articles/three"
+
+
+@pytest.mark.django_db
+def test_items_loaded_by_a_query_know_their_address_as_reverse_gives_it(imported):
+    from portfolio.content.models import Article, Project
+
+    for model, route in ((Project, "pages:project"), (Article, "pages:article")):
+        items = list(model.objects.all())
+        assert items and all(item.address == reverse(route, args=[item.slug]) for item in items)
+        assert [item.get_absolute_url() for item in items] == [item.address for item in items]
+        assert model(slug="made-here").get_absolute_url() == reverse(route, args=["made-here"])
+    assert Article.objects.published().values_list("slug", flat=True)[0] in {a.slug for a in items}
+    set_script_prefix("/sub/")
+    try:
+        assert Article.objects.published().first().get_absolute_url().startswith("/sub/articles/")
+    finally:
+        set_script_prefix("/")

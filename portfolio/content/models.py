@@ -8,9 +8,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
+from django.db.models.query import ModelIterable
 from django.urls import reverse
 
-from portfolio.reversing import reverse_slug
+from portfolio.reversing import reverse_slug, slug_reverser
 
 from .loader import LINE_MAX, SLUG_MAX
 
@@ -40,7 +41,29 @@ class SourceFile(Imported):
         abstract = True
 
 
+class AddressedIterable(ModelIterable):
+    """Items that know their page's address (`address`), reversed from one URL template per
+    query: a list asking each item's get_absolute_url() read Django's urlconf and script prefix
+    (thread-locals, 8 µs a call) 10,000 times, a third of llms.txt's rendering at that size."""
+
+    def __iter__(self):
+        address = slug_reverser(self.queryset.model.PAGE_ROUTE)
+        for item in super().__iter__():
+            item.address = address(item.slug)
+            yield item
+
+
+class ItemQuerySet(models.QuerySet):
+    """Projects and articles: loaded as items that know their address (values() is unchanged)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._iterable_class = AddressedIterable
+
+
 class Project(SourceFile):
+    PAGE_ROUTE = "pages:project"
+
     class Status(models.TextChoices):
         ACTIVE = "active"
         REFERENCE = "reference"
@@ -58,6 +81,8 @@ class Project(SourceFile):
     # A list of [key, value] pairs, not a dict: some databases (PostgreSQL's jsonb) reorder keys.
     case_study_items = models.JSONField(default=list)
 
+    objects = ItemQuerySet.as_manager()
+
     class Meta:
         ordering = ["-date", "slug"]
         indexes = [models.Index(fields=["-date", "slug"], name="project_date_slug")]
@@ -66,7 +91,7 @@ class Project(SourceFile):
         return self.title
 
     def get_absolute_url(self):
-        return reverse_slug("pages:project", self.slug)
+        return getattr(self, "address", None) or reverse_slug(self.PAGE_ROUTE, self.slug)
 
     @property
     def case_study(self):
@@ -77,7 +102,7 @@ WORDS_PER_MINUTE = 230
 TAGS = re.compile(r"<[^>]*>")
 
 
-class ArticleQuerySet(models.QuerySet):
+class ArticleQuerySet(ItemQuerySet):
     def published(self):
         """The only way a public surface reads articles: drafts are never published anywhere.
         Spelled `IN (false)` because SQLite cannot seek the (draft, -date, slug) index for the
@@ -114,6 +139,7 @@ class ArticleQuerySet(models.QuerySet):
 
 
 class Article(SourceFile):
+    PAGE_ROUTE = "pages:article"
     slug = models.SlugField(max_length=SLUG_MAX, primary_key=True)
     title = models.CharField(max_length=LINE_MAX)
     description = models.TextField()
@@ -131,7 +157,7 @@ class Article(SourceFile):
         return self.title
 
     def get_absolute_url(self):
-        return reverse_slug("pages:article", self.slug)
+        return getattr(self, "address", None) or reverse_slug(self.PAGE_ROUTE, self.slug)
 
     @property
     def reading_minutes(self):
