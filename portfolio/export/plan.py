@@ -3,9 +3,10 @@
 django-distill stays the one registry of URLs (`distill_path` in each app's urls.py). The export
 adds a dependency key to each: a detail page, markdown twin or JSON file depends on its own item,
 static assets on the code, a media file on its bytes (a variant's name holds its source's hash),
-llms-full.txt on every item including its body, everything else (lists, index, feed, sitemaps,
-llms.txt...) on what the lists show of the whole published set. A file whose key is unchanged
-since the last build is carried over instead of re-rendered.
+llms-full.txt on every item including its body, the pages in SHOWS on the part of the site they
+show, everything else (home, llms.txt, the feed, the API index...) on what the lists show of the
+whole published set. A file whose key is unchanged since the last build is carried over instead
+of re-rendered.
 """
 
 import hashlib
@@ -28,13 +29,31 @@ from . import quick
 ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json|\.md)?$")
 # Global files that hold every item's body too, not only what the lists show.
 EVERY_BODY = {"/llms-full.txt"}
+# Global files that show less than every list, by what they show besides the site's identity
+# (site.yaml, which every page's header and footer show): an edit elsewhere leaves them be. A
+# file here that shows more would go stale; tests/export/test_build.py builds every kind of edit
+# both ways and compares.
+SHOWS = {
+    "/projects": "projects",
+    "/api/v1/projects.json": "projects",
+    "/sitemap-projects.xml": "project-dates",  # each project's address and date
+    "/articles": "articles",
+    "/api/v1/articles.json": "articles",
+    "/sitemap-articles.xml": "article-dates",
+    "/stack": "stack",
+    "/api/v1/stack.json": "stack",
+    **dict.fromkeys(["/404", "/api/v1/404", "/robots.txt", "/favicon.ico", "/site.webmanifest",
+                     "/openapi.json", "/.well-known/api-catalog", "/contact", "/contact/thanks"], "site"),
+}  # fmt: skip
 
 
 class Target(NamedTuple):  # a tuple: 30,000 of them are made in a few milliseconds
     uri: str  # "/projects/tidewater"
     path: str  # "projects/tidewater.html", relative to the output folder
     status_codes: tuple
-    depends: str  # "global", "bodies", "static", "media:<path>", or "projects:<slug>" / "articles:<slug>"
+    # "global", "bodies", one of SHOWS' values, "static", "media:<path>", "projects:<slug>" or
+    # "articles:<slug>"
+    depends: str
     route: str = ""  # the URL's name, "pages:project"
     params: tuple = ()  # its parameters, ("tidewater",)
 
@@ -80,8 +99,13 @@ def target_row(pattern, reverse_one, name, params):
     elif uri in EVERY_BODY:
         depends = "bodies"
     else:
-        depends = "global"
+        depends = SHOWS.get(uri, "global")
     return [uri, path, depends]
+
+
+def is_global(target):
+    """Does `target` show more than one item (a list, an index, the site's identity)?"""
+    return target.depends in ("global", "bodies") or target.depends in SHOWS.values()
 
 
 def hash_of(*parts):
@@ -123,21 +147,31 @@ class Keys:
 
     def __init__(self):
         self.code = code_hash()
-        articles = list(Article.objects.published().values_list("slug", "title", "content_hash"))
+        articles = list(Article.objects.published().values_list("slug", "title", "date", "content_hash"))
+        projects = list(Project.objects.values_list("slug", "date", "content_hash"))
         # An article's page links to the articles before and after it in the list, by title.
-        around = [None, *((slug, title) for slug, title, _ in articles), None]
+        around = [None, *((slug, title) for slug, title, _, _ in articles), None]
         self.items = {
-            "projects": dict(Project.objects.values_list("slug", "content_hash")),
+            "projects": {slug: content_hash for slug, _date, content_hash in projects},
             "articles": {
                 slug: (content_hash, around[i], around[i + 2])
-                for i, (slug, _title, content_hash) in enumerate(articles)
+                for i, (slug, _title, _date, content_hash) in enumerate(articles)
             },
         }
         self.media = dict(MediaFile.objects.values_list("path", "content_hash"))
         site = Site.objects.values_list("content_hash", flat=True).get()
         stack = Stack.objects.values_list("content_hash", flat=True).get()
         self.site = hash_of(self.code, site)
-        self.all = hash_of(self.site, stack, listed(Project.objects), listed(Article.objects.published()))
+        listed_projects, listed_articles = listed(Project.objects), listed(Article.objects.published())
+        self.all = hash_of(self.site, stack, listed_projects, listed_articles)
+        self.shows = {
+            "site": self.site,
+            "projects": hash_of(self.site, "projects", listed_projects),
+            "articles": hash_of(self.site, "articles", listed_articles),
+            "stack": hash_of(self.site, "stack", stack),
+            "project-dates": hash_of(self.site, [(slug, date) for slug, date, _ in projects]),
+            "article-dates": hash_of(self.site, [(slug, date) for slug, _, date, _ in articles]),
+        }
         self.bodies = hash_of(
             self.all, sorted(self.items["projects"].items()), sorted(self.items["articles"].items())
         )
@@ -153,6 +187,8 @@ class Keys:
     def key_of(self, target):
         if target.depends == "global":
             return self.all
+        if target.depends in self.shows:
+            return self.shows[target.depends]
         if target.depends == "bodies":
             return self.bodies
         if target.depends == "static":

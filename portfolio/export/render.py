@@ -33,6 +33,8 @@ from django.urls import ResolverMatch, resolve
 
 from portfolio.workers import worker_pool
 
+from .plan import is_global
+
 
 class RenderError(Exception):
     pass
@@ -212,10 +214,6 @@ _job = {}
 
 def _render_range(targets):
     return render_range(targets, _job["output"], _job["check"])
-
-
-def is_global(target):
-    return target.depends in ("global", "bodies")
 
 
 def from_built_views(targets):

@@ -167,6 +167,25 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
 
 
+def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir, tmp_path):
+    """plan.SHOWS: the sitemaps show addresses and dates, the project pages projects, the
+    404 page and openapi.json only the site's identity: an article's new title leaves them."""
+
+    def keys():
+        manifest = json.loads(quick.manifest_path(tmp_path / "site").read_text())
+        return {path: entry[0] for path, entry in manifest["files"].items()}
+
+    site()
+    before = keys()
+    apply(content_dir, EDITS[5][1])  # retitle an article
+    site()
+    changed = {path for path, key in keys().items() if key != before[path]}
+    assert {"articles.html", "api/v1/articles.json", "index.html", "llms.txt", "feed.xml"} <= changed
+    kept = {"projects.html", "api/v1/projects.json", "sitemap-articles.xml", "sitemap-projects.xml",
+            "stack.html", "404.html", "openapi.json", "robots.txt"}  # fmt: skip
+    assert not changed & kept
+
+
 def test_a_rebuild_with_no_change_leaves_the_folder_alone(site, tmp_path):
     site()
     folder = os.stat(tmp_path / "site").st_ino
