@@ -288,7 +288,8 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                 write_manifest(out_dir, {"version": MANIFEST_VERSION, "drafts": drafts_key,
                                          "base_url": base_url, "files": entries, "inputs": inputs,
                                          "host_files": host_stats})  # fmt: skip
-                write_json(quick.plan_path(out_dir), new_plan)
+                if new_plan != previous_plan:  # 3 MB at L, the same after most edits
+                    write_json(quick.plan_path(out_dir), new_plan)
                 write_json(quick.parts_path(out_dir), parts.kept(t.path for t in carried))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
