@@ -20,23 +20,20 @@ import re
 from urllib.parse import unquote, urlsplit
 from xml.parsers import expat
 
-import ahocorasick
-
 from api.schema_check import ResponseCheck
 from pages.twins import article_markdown, project_markdown
 
 from .hosts import served_file
 
-SLUG_CHARS = re.compile(r"[a-z0-9_-]")
 LIST_KEYS = {"api/v1/projects.json": "projects", "api/v1/articles.json": "articles"}
 LINK_SOURCES = {
     "llms.txt": re.compile(r"\]\((?P<url>[^)\s]+)\)"),
     "feed.xml": re.compile(r"""(?:href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)"""),
 }
-# Every draft needle starts with one of these. A file is searched for them (bytes.find, at
-# memchr's speed), and the needles are matched only on the bytes after each: an automaton over a
-# whole file decoded to text cost 0.2 s for llms-full.txt at 10,000 articles.
-LEAK_PREFIXES = (b"/articles/", b'"slug":"', b'"title":')
+# What follows each place a draft could be named (Verifier.leaks), in bytes.
+SLUG_RUN = re.compile(rb"[a-z0-9_-]*")
+QUOTED_SLUG = re.compile(rb'[a-z0-9_-]*"')
+JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 SITEMAP_FILE = re.compile(r"sitemap[^/]*\.xml")
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
 # Media addresses in a page: attribute values (src, href, og:image's content), srcset candidates
@@ -100,22 +97,20 @@ class Verifier:
         self.files = files
         self.schema = ResponseCheck(openapi)
         self.drafts = drafts
+        self.served = {}  # {url: whether the build serves it}, for check_link
         # Where a surface would reference a draft: its address (in a link, a feed id, a sitemap
         # loc, a JSON url) and its JSON slug and title fields. Not prose: a published article may
-        # say the same words as a draft's title, and that is no leak.
-        self.leaks = ahocorasick.Automaton()
+        # say the same words as a draft's title, and that is no leak. For each place, what follows
+        # its prefix (a slug, a slug and its closing quote, a JSON string) and the drafts' values.
+        titles = {}
         for slug, title in drafts:
-            words = [(f"/articles/{slug}", "address"), (f'"slug":"{slug}"', "slug")]
-            words += [
-                (f'"title":{encoded}', "title")
-                for encoded in {json.dumps(title), json.dumps(title, ensure_ascii=False)}
-            ]
-            for word, kind in words:  # each starts with one of LEAK_PREFIXES
-                self.leaks.add_word(word, (kind, slug, len(word)))
-        if drafts:
-            self.leaks.make_automaton()
-            # A needle and the character after it (4 bytes at most in UTF-8).
-            self.window = max(len(word.encode()) for word in self.leaks.keys()) + 4
+            for encoded in (json.dumps(title), json.dumps(title, ensure_ascii=False)):
+                titles[encoded.encode()] = slug
+        self.leaks = {
+            b"/articles/": ("address", SLUG_RUN, {slug.encode(): slug for slug, _ in drafts}),
+            b'"slug":"': ("slug", QUOTED_SLUG, {slug.encode() + b'"': slug for slug, _ in drafts}),
+            b'"title":': ("title", JSON_STRING, titles),
+        }
 
     # --- per file ---------------------------------------------------------------------------
 
@@ -137,19 +132,19 @@ class Verifier:
         return problems
 
     def draft_leaks(self, path, body):
+        """Each draft's address, slug or title wherever the bytes hold one: a prefix found at
+        memchr's speed, then what follows it matched and looked up. An address is a slug's
+        whole run of slug characters (slugs are [a-z0-9_-]): /articles/draft-two is no leak of
+        `draft`."""
         if not self.drafts:
             return []
         found = set()
-        for prefix in LEAK_PREFIXES:
+        for prefix, (kind, follows, drafts) in self.leaks.items():
             start = body.find(prefix)
             while start != -1:
-                # The needles that start here, whole, and the character after them.
-                text = body[start : start + self.window].decode("utf-8", "replace")
-                for end, (kind, slug, length) in self.leaks.iter(text):
-                    if end + 1 != length:
-                        continue  # starts further on, at another prefix, searched in its turn
-                    if kind == "address" and end + 1 < len(text) and SLUG_CHARS.match(text[end + 1]):
-                        continue  # the address of a longer slug that merely starts the same way
+                match = follows.match(body, start + len(prefix))
+                slug = match and drafts.get(match.group())
+                if slug:
                     found.add(f"{path}: holds the {kind} of draft articles/{slug}.md")
                 start = body.find(prefix, start + 1)
         return sorted(found)
@@ -193,12 +188,19 @@ class Verifier:
 
     def check_link(self, source, url):
         """A link into the site must resolve to a built file; links elsewhere are not ours."""
+        served = self.served.get(url)
+        if served is None:  # a list, llms.txt and the sitemaps link to the same 10,000 pages
+            served = self.served[url] = self.serves(url)
+        return [] if served else [f"{source}: links to {url}, which no built file serves"]
+
+    def serves(self, url):
+        """Does the site serve `url`, or is it not the site's?"""
         if not (url == self.base_url or url.startswith(self.base_url + "/")):
-            return []
-        path = unquote(urlsplit(url[len(self.base_url) :] or "/").path) or "/"
-        if served_file(path, self.files) is None:
-            return [f"{source}: links to {url}, which no built file serves"]
-        return []
+            return True
+        path = url[len(self.base_url) :] or "/"
+        if path.startswith("//") or any(mark in path for mark in "%?#"):  # else it is its own path
+            path = unquote(urlsplit(path).path) or "/"
+        return served_file(path, self.files) is not None
 
     # --- across files -----------------------------------------------------------------------
 

@@ -62,6 +62,13 @@ def test_links_must_resolve_to_built_files(verifier):
     assert verifier.check_link("llms.txt", f"{BASE}/articles/gone") == [
         f"llms.txt: links to {BASE}/articles/gone, which no built file serves"
     ]
+    # A query, a fragment and escapes are not part of the file's path.
+    for url in (f"{BASE}/articles/kept?ref=feed", f"{BASE}/articles/kept#top", f"{BASE}/articles/%6Bept"):
+        assert verifier.check_link("feed.xml", url) == [], url
+    assert verifier.check_link("feed.xml", f"{BASE}/articles/gone#top") != []
+    assert verifier.check_link("a.html", f"{BASE}/articles/gone") == [
+        f"a.html: links to {BASE}/articles/gone, which no built file serves"
+    ], "each source is named, whatever was asked before"
 
 
 def test_the_checks_across_files_look_again_only_at_changed_files(imported, client):
