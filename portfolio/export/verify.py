@@ -37,8 +37,11 @@ JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 SITEMAP_FILE = re.compile(r"sitemap[^/]*\.xml")
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
 # Media addresses in a page: attribute values (src, href, og:image's content), srcset candidates
-# and JSON-LD images, root-relative or absolute.
-MEDIA_URL = re.compile(r'(?:(?:src|href|content)="|"image":\s*")(?P<url>[^"\s]*/media/[^"\s]*)"')
+# and JSON-LD images, root-relative or absolute. A quoted value holding /media/ is found first
+# (the search skips to each quote), then what stands before it: one pattern with the attribute
+# names first was tried at every character of a 20 KB page, 0.2 ms.
+MEDIA_VALUE = re.compile(r'"(?P<url>[^"\s]*/media/[^"\s]*)"')
+MEDIA_ATTRIBUTE = re.compile(r'(?:(?:src|href|content)=|"image":\s*)\Z')
 SRCSET = re.compile(r'srcset="(?P<set>[^"]*)"')
 ITEM_JSON = re.compile(r"api/v1/(?P<kind>projects|articles)/(?P<slug>[^/]+)\.json")
 TWIN = re.compile(r"(?P<kind>projects|articles)/(?P<slug>[^/]+)\.md")
@@ -174,7 +177,11 @@ class Verifier:
         if b"/media/" not in body:
             return []
         text = body.decode("utf-8", "replace")
-        urls = [html.unescape(m["url"]) for m in MEDIA_URL.finditer(text)]
+        urls = [
+            html.unescape(m["url"])
+            for m in MEDIA_VALUE.finditer(text)
+            if MEDIA_ATTRIBUTE.search(text[max(0, m.start() - 64) : m.start()])
+        ]
         for found in SRCSET.finditer(text):
             urls += [c.split()[0] for c in html.unescape(found["set"]).split(",") if c.strip()]
         problems = []

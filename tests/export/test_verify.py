@@ -96,6 +96,20 @@ def test_the_checks_across_files_look_again_only_at_changed_files(imported, clie
     assert verifier.check_site(built.__getitem__, changed={"llms.txt", "sitemap-articles.xml"}) == every[2:]
 
 
+def test_every_media_reference_of_a_page_must_resolve(verifier):
+    """src, href, og:image's content, srcset candidates and JSON-LD images, relative or
+    absolute; /media/ in text or in another attribute is not a reference."""
+    verifier.files = FILES | {"media/kept.png", "media/kept-640.webp"}
+    body = f"""<img alt="" src="/media/gone-1.png"><a title="x"href="/media/gone-2.pdf">a</a>
+    <meta property="og:image" content="{BASE}/media/gone-3.png">
+    <source srcset="/media/kept-640.webp 640w, /media/gone-4.webp 1280w">
+    <script type="application/ld+json">{{"image": "{BASE}/media/gone-5.png"}}</script>
+    <img src="/media/kept.png" data-x="/media/not-a-reference.png"> see /media/prose.png"""
+    problems = verifier.check_media("a.html", body.encode())
+    named = [problem.split(" links to ")[1].split(",")[0].rsplit("/", 1)[1] for problem in problems]
+    assert named == ["gone-1.png", "gone-2.pdf", "gone-3.png", "gone-5.png", "gone-4.webp"]
+
+
 def test_api_files_must_match_openapi_and_their_counts(verifier):
     target = Target("/api/v1/articles.json", "api/v1/articles.json", (200,), "global")
     body = json.dumps({"count": 2, "articles": [], "extra": 1}).encode()
