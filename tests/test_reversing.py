@@ -43,6 +43,11 @@ def test_items_loaded_by_a_query_know_their_address_as_reverse_gives_it(imported
         assert [item.get_absolute_url() for item in items] == [item.address for item in items]
         assert model(slug="made-here").get_absolute_url() == reverse(route, args=["made-here"])
     assert Article.objects.published().values_list("slug", flat=True)[0] in {a.slug for a in items}
+    for article in Article.objects.published().with_neighbours():
+        for side in ("older", "newer"):
+            slug = getattr(article, f"{side}_slug")
+            expected = slug and reverse("pages:article", args=[slug])
+            assert getattr(article, f"{side}_address", None) == expected
     set_script_prefix("/sub/")
     try:
         assert Article.objects.published().first().get_absolute_url().startswith("/sub/articles/")

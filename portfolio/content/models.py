@@ -41,6 +41,9 @@ class SourceFile(Imported):
         abstract = True
 
 
+NEIGHBOURS = ("older", "newer")
+
+
 class AddressedIterable(ModelIterable):
     """Items that know their page's address (`address`), reversed from one URL template per
     query: a list asking each item's get_absolute_url() read Django's urlconf and script prefix
@@ -50,6 +53,10 @@ class AddressedIterable(ModelIterable):
         address = slug_reverser(self.queryset.model.PAGE_ROUTE)
         for item in super().__iter__():
             item.address = address(item.slug)
+            for side in NEIGHBOURS:  # with_neighbours(): `older_address`, `newer_address`
+                slug = item.__dict__.get(f"{side}_slug")
+                if slug:
+                    setattr(item, f"{side}_address", address(slug))
             yield item
 
 
@@ -112,9 +119,10 @@ class ArticleQuerySet(ItemQuerySet):
     def with_neighbours(self):
         """Each article with the published articles just before and after it in the lists' order
         (newest first, then slug), for its page's links: `newer_slug`, `newer_title`,
-        `older_slug`, `older_title` (None at either end). Each is the nearest one on the same day,
-        else on another day: two subqueries that seek the (draft, -date, slug) index, where one
-        with an OR scans every article. A build's run of 500 pages still makes one query."""
+        `older_slug`, `older_title` (None at either end), and `newer_address`, `older_address`.
+        Each is the nearest one on the same day, else on another day: two subqueries that seek
+        the (draft, -date, slug) index, where one with an OR scans every article. A build's run
+        of 500 pages still makes one query."""
         published = Article.objects.published()
         date, slug = OuterRef("date"), OuterRef("slug")
         same_day = published.filter(date=date)
