@@ -287,14 +287,16 @@ def stored_files(only=None):
     return stored
 
 
-def import_content(content_dir, *, workers=None, progress=None, full=False, only=None):
+def import_content(content_dir, *, workers=None, progress=None, full=False, only=None, stats=None):
     """Validate the content folder and sync the database to it. Raises ContentInvalid (listing
     every problem in every file) and leaves the database as it was when any file is invalid.
 
     A file whose size and mtime match the last import is not read; one whose bytes hash the same
     is not parsed. `full` re-parses every file. `only`: the files (relative paths under projects/,
     articles/, or site.yaml and stack.yaml) known to be the only ones changed since the last
-    import, which succeeded: only they are looked at (the media folder always is). Parsed rows are
+    import, which succeeded: only they are looked at (the media folder always is). `stats`:
+    {path: (mtime_ns, size)} the caller took of the content files just before (the build's
+    fingerprint walks them all), used instead of a stat of each. Parsed rows are
     written in batches as the workers deliver them, inside the one transaction, so memory stays
     flat at any size."""
     started = time.perf_counter()
@@ -309,13 +311,17 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
     rerender = references.referencing(media.changed)  # their media changed: resolve them again
     stored = stored_files(only)
     jobs = []
+    stats = stats or {}
     for rel, path in files.items():
         known = None if full or rel in rerender else stored.get(rel)
-        try:
-            info = os.stat(path)
-        except OSError:
-            info = None  # gone or unreadable since discover(): parse() names the problem
-        if not known or not info or known[1:] != (info.st_mtime_ns, info.st_size):
+        stat = stats.get(path)
+        if stat is None and known:
+            try:
+                info = os.stat(path)
+                stat = (info.st_mtime_ns, info.st_size)
+            except OSError:
+                pass  # gone or unreadable since discover(): parse() names the problem
+        if not known or known[1:] != stat:
             jobs.append((rel, path, known[0] if known else None))
     deleted = [rel for rel in stored if rel not in files]
 

@@ -190,15 +190,18 @@ def locked_build(out_dir, *, full, force, workers, stderr):
     started = time.perf_counter()
     phases = Phases()
     # Taken before the import reads anything: an edit made while we build is a change next time.
-    inputs = quick.taken(out_dir) or quick.fingerprint(quick.load_settings(), settings)
+    # The content files' stats come with it, for the importer.
+    taken = quick.taken(out_dir) or quick.Taken.now(settings)
+    inputs = taken.inputs
     with gc_paused():
-        manifest = {} if full else load_manifest(out_dir)
+        manifest = {} if full else taken.manifest(out_dir) or load_manifest(out_dir)
     previous = manifest.get("files", {})
     # Which of the previous build's files are as it left them, found while the import runs.
     intact = in_background(intact_files, str(out_dir), previous)
     with phases("import"):
         migrate()
-        import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full)
+        import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full,
+                       stats=taken.stats)  # fmt: skip
     workers = workers or os.cpu_count() or 1
 
     # A debug page or a draft must never be frozen: render with DEBUG and SHOW_DRAFTS off,

@@ -176,6 +176,21 @@ def test_a_touched_file_is_read_once_then_skipped_by_its_stat(imported):
     assert [q["sql"] for q in queries if WRITES.match(q["sql"])] == []
 
 
+def test_the_stats_the_caller_took_stand_for_the_files(imported):
+    """The build's fingerprint has just stat()ed every content file; the import takes those
+    stats instead of its own. Shown here with a stat taken before an edit: the edit is unseen
+    until an import looks again (the build records the same old stat, so its next run does)."""
+    path = imported / "articles" / "first-post.md"
+    before = os.stat(path)
+    path.write_text(path.read_text().replace("Article body.", "An edited body."))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1))
+    taken = {str(path.resolve()): (before.st_mtime_ns, before.st_size)}
+    import_content(imported, workers=1, stats=taken)
+    assert "An edited body." not in Article.objects.get(slug="first-post").body
+    import_content(imported, workers=1)
+    assert "An edited body." in Article.objects.get(slug="first-post").body
+
+
 def test_full_reparses_every_file(imported):
     result = import_content(imported, workers=1, full=True)
     assert (result.created, result.updated, result.unchanged) == (0, 11, 0)
