@@ -6,6 +6,7 @@ budget linear in its size (RENDER_SECONDS + RENDER_SECONDS_PER_MB), and a body t
 or recurses too deeply is the importer's named error, not a hang or a traceback.
 """
 
+import importlib
 import signal
 import threading
 from contextlib import contextmanager
@@ -55,12 +56,23 @@ def budget_for(text):
     return RENDER_SECONDS + RENDER_SECONDS_PER_MB * len(text.encode()) / 1_000_000
 
 
+def loaded_extensions():
+    """EXTENSIONS made here, as Python-Markdown would make them: given a name, it first looks
+    among every installed package's entry points, and importing importlib.metadata for that
+    cost 10-15 ms of every process that renders a body."""
+    made = []
+    for name in EXTENSIONS:
+        path, _, class_name = name.partition(":")
+        module = importlib.import_module(path if "." in path else f"markdown.extensions.{path}")
+        configs = EXTENSION_CONFIGS.get(name, {})
+        made.append(getattr(module, class_name)(**configs) if class_name else module.makeExtension(**configs))
+    return made
+
+
 def render(text):
     converter = getattr(_local, "converter", None)
     if converter is None:
-        converter = _local.converter = markdown.Markdown(
-            extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS
-        )
+        converter = _local.converter = markdown.Markdown(extensions=loaded_extensions())
     budget = budget_for(text)
     try:
         with cpu_budget(budget):
