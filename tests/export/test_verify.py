@@ -55,6 +55,15 @@ def test_prose_and_longer_slugs_are_not_leaks(verifier, body):
     assert verifier.draft_leaks("f", body.encode()) == []
 
 
+def test_a_title_with_quotes_and_backslashes_is_found_whole(imported, client):
+    openapi = json.loads(client.get("/openapi.json").content)
+    verifier = Verifier(BASE, FILES, openapi, [("q", 'Say "hi" \\ bye')])
+    leak = '{"title":' + json.dumps('Say "hi" \\ bye') + "}"
+    assert verifier.draft_leaks("f", leak.encode()) == ["f: holds the title of draft articles/q.md"]
+    longer = '{"title":' + json.dumps('Say "hi" \\ bye, again') + "}"
+    assert verifier.draft_leaks("f", longer.encode()) == []
+
+
 def test_links_must_resolve_to_built_files(verifier):
     assert verifier.check_link("llms.txt", f"{BASE}/articles/kept") == []
     assert verifier.check_link("llms.txt", f"{BASE}/api/v1/articles/kept") == []
