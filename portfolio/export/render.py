@@ -341,8 +341,13 @@ def render_pages(targets, output, check, workers, progress, sizes, total):
     # the workers never render a list: a process that renders thousands of items keeps most of
     # that memory, and a forked process ends up with its own copy of most memory it touches, so
     # one process fewer is a third less memory at 10,000 articles, both cores still busy. In an
-    # edit of a title, mostly lists, the two share them.
+    # edit of a title, mostly lists, the two share them: the workers are given at least as many
+    # bytes (of the previous build's files, a measure of the work) as this process takes next,
+    # else they would finish their few small files and wait while it renders the lists.
     done = 0
+
+    def weight(chunk):
+        return sum(sizes.get(target.path, 0) for target in chunk)
 
     def finished(future):
         nonlocal done
@@ -353,15 +358,19 @@ def render_pages(targets, output, check, workers, progress, sizes, total):
 
     try:
         with worker_pool(workers - 1) as pool:
-            queued = deque()
+            queued = deque()  # (future, weight)
             while work or queued:
-                while work and len(queued) < 4 * (workers - 1):  # the workers never wait
-                    queued.append(pool.submit(_render_range, work.pop()))
-                while queued and queued[0].done():
-                    yield from finished(queued.popleft())  # a future holds its result: let it go
+                while work and (  # the workers never wait
+                    len(queued) < 4 * (workers - 1)
+                    or sum(w for future, w in queued if not future.done()) < weight(work[0]) * (workers - 1)
+                ):
+                    chunk = work.pop()
+                    queued.append((pool.submit(_render_range, chunk), weight(chunk)))
+                while queued and queued[0][0].done():
+                    yield from finished(queued.popleft()[0])  # a future holds its result: let it go
                 if not work:
                     if queued:
-                        yield from finished(queued.popleft())
+                        yield from finished(queued.popleft()[0])
                     continue
                 for result in render_range(work.popleft(), output, check):
                     done += 1
