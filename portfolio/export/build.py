@@ -255,7 +255,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
                 sizes = {path: entry[1] for path, entry in previous.items()}
-                parts = Parts({} if full else load_json(quick.parts_path(out_dir)), output.previous)
+                parts = Parts({} if full else load_json(quick.parts_path(out_dir)), output.previous, sizes)
                 # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
                 results = render_all(to_render, output, verifier, workers, progress, sizes, paths, parts)
                 with closing(results):

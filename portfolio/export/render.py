@@ -256,17 +256,19 @@ class Parts:
     the next build, which slices a part it did not write again from the previous file instead
     of reading its file: llms-full.txt is every twin, and opening 10,000 of them was 0.15 s of an
     edit. `previous`: {path: {"stat": [size, mtime_ns], "parts": [[part, offset, length]...]}}
-    as the last build left it; `folder`: that build's."""
+    as the last build left it; `folder`: that build's; `sizes`: {path: bytes} of its files, which
+    a part's length must match."""
 
-    def __init__(self, previous=None, folder=None):
+    def __init__(self, previous=None, folder=None, sizes=None):
         self.previous = previous or {}
         self.folder = folder
+        self.sizes = sizes or {}
         self.made = {}
 
     def reader(self, path, read, staged):
         """read(part) for remaking `path`, from the previous `path` where it holds the part as is."""
         layout, old = self.previous.get(path), None
-        if layout and self.folder:
+        if isinstance(layout, dict) and self.folder:
             try:
                 with open(os.path.join(self.folder, path), "rb") as handle:
                     stat = os.fstat(handle.fileno())
@@ -280,8 +282,8 @@ class Parts:
             where = {}
 
         def read_part(part):
-            if part in where and part not in staged:
-                offset, length = where[part]
+            offset, length = where.get(part, (0, None))
+            if length is not None and length == self.sizes.get(part) and part not in staged:
                 return old[offset : offset + length].tobytes()
             return read(part)
 

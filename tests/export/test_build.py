@@ -165,6 +165,14 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     apply(content_dir, {"articles/first-post.md": (None, "A new body.", "Another body.")})
     site()
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
+    # Places that do not fit the twins' sizes (a record from elsewhere) are not sliced either.
+    kept = json.loads(quick.parts_path(out).read_text())
+    for part in kept[path]["parts"]:
+        part[2] -= 1
+    quick.parts_path(out).write_text(json.dumps(kept))
+    apply(content_dir, {"articles/first-post.md": (None, "Another body.", "A third body.")})
+    site()
+    assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
 
 
 def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir, tmp_path):
