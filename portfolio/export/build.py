@@ -197,7 +197,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
         manifest = {} if full else taken.manifest(out_dir) or load_manifest(out_dir)
     previous = manifest.get("files", {})
     # Which of the previous build's files are not as it left them, found while the import runs.
-    altered = in_background(altered_files, str(out_dir), previous)
+    altered = in_background(altered_files, str(out_dir), previous) if previous else set
     with phases("import"):
         migrate()
         import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full,
@@ -274,8 +274,8 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                     and drafts_key == manifest["drafts"]
                     and base_url == manifest.get("base_url")
                 )
-                if same_checks:
-                    problems += verifier.check_site(output.read, set(written))
+                if same_checks or len(files) < BACKGROUND_CHECK_MIN:
+                    problems += verifier.check_site(output.read, set(written) if same_checks else None)
                     across = list  # nothing to wait for
                 else:  # the whole site's links (0.4 s at L): on the other core, beside the rest
                     across = in_background(verifier.check_site, output.read)
@@ -317,6 +317,9 @@ def locked_build(out_dir, *, full, force, workers, stderr):
 # At most this many files to render and the build updates the previous folder in place; more,
 # and it makes a whole new folder (see the module's docstring).
 IN_PLACE_MAX = 1000
+# From this many files a whole check across files runs in a child process: forking and waiting
+# for one costs about 9 ms, more than checking a small site.
+BACKGROUND_CHECK_MIN = 1000
 
 
 def manifest_entries(targets, keys, stats, previous):
