@@ -33,6 +33,7 @@ from .plain_text import oneline
 MARKDOWN = "text/markdown; charset=utf-8"
 TEXT = "text/plain; charset=utf-8"
 RUN = 500  # items serialized at once (one many=True serializer builds its fields once)
+SEPARATOR = b"\n---\n\n"  # before each twin in llms-full.txt
 
 
 def project_markdown(item):
@@ -135,29 +136,30 @@ class LlmsFull(View):
 
     def get(self, request):
         merged = newest_first(twins(ProjectTwin), twins(ArticleTwin))
-        return self.response(request, (twin.encode() for _date, twin in merged))
+
+        def chunks():
+            yield self.summary(request)
+            for _date, twin in merged:
+                yield SEPARATOR + twin.encode()
+
+        return StreamingHttpResponse(chunks(), content_type=TEXT)
 
     @classmethod
-    def from_built(cls, request, read):
+    def from_built(cls, request):
         """The same file from twins already built (the static export's way in: it has just
-        written them, and serializing 10,000 items again costs seconds). `read(uri)` gives the
-        bytes of the twin at `uri`."""
+        written them, and serializing 10,000 items again costs seconds), as pieces: bytes stand
+        for themselves, a str is the address of a built twin whose bytes go there."""
 
         def addresses(view, route):
             address = slug_reverser(route)
             return [(str(date), address(slug)) for slug, date in view.queryset.values_list("slug", "date")]
 
         projects = addresses(ProjectTwin, "pages:project-md")
-        merged = newest_first(projects, addresses(ArticleTwin, "pages:article-md"))
-        return cls.response(request, (read(uri) for _date, uri in merged))
+        yield cls.summary(request)
+        for _date, uri in newest_first(projects, addresses(ArticleTwin, "pages:article-md")):
+            yield SEPARATOR
+            yield uri
 
     @staticmethod
-    def response(request, twins):
-        summary = render_to_string("pages/llms_summary.txt", request=request)
-
-        def chunks():
-            yield summary.encode()
-            for twin in twins:
-                yield b"\n---\n\n" + twin
-
-        return StreamingHttpResponse(chunks(), content_type=TEXT)
+    def summary(request):
+        return render_to_string("pages/llms_summary.txt", request=request).encode()

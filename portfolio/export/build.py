@@ -249,13 +249,16 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                     link_or_copy(os.path.join(out_dir, target.path), os.path.join(tmp, target.path))
             files = {t.path for t in targets} | set(host_files)
             base_url = Site.load().base_url
+            # The previous build's checks hold for what this one keeps of it.
+            checked = drafts_key == manifest.get("drafts") and base_url == manifest.get("base_url")
             verifier = Verifier(base_url, files, json.loads(openapi_of(carried, out_dir)), drafts)
             problems, written, stats = [], [], {}
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
                 sizes = {path: entry[1] for path, entry in previous.items()}
-                parts = Parts({} if full else load_json(quick.parts_path(out_dir)), output.previous, sizes)
+                layouts = {} if full else load_json(quick.parts_path(out_dir))
+                parts = Parts(layouts, output.previous, sizes, checked)
                 # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
                 results = render_all(to_render, output, verifier, workers, progress, sizes, paths, parts)
                 with closing(results):
@@ -268,12 +271,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                 name for name, text in host_files.items() if not place(text.encode(), name, output)[0]
             ]
             with phases("verify"):
-                same_checks = (
-                    in_place
-                    and files == set(previous) | set(host_files)
-                    and drafts_key == manifest["drafts"]
-                    and base_url == manifest.get("base_url")
-                )
+                same_checks = in_place and checked and files == set(previous) | set(host_files)
                 if same_checks or len(files) < BACKGROUND_CHECK_MIN:
                     problems += verifier.check_site(output.read, set(written) if same_checks else None)
                     across = list  # nothing to wait for

@@ -122,6 +122,13 @@ def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, t
     assert changed == ["api/v1/articles/first-post.json", "articles/first-post.html",
                        "articles/first-post.md", "llms-full.txt"]  # fmt: skip
     assert (result.rendered, result.written) == (4, 4), "no list shows a body: only the item re-renders"
+    # New bytes that change no output (a comment): the same files render again, and stay.
+    write_content(content_dir, {"articles/first-post.md": (content_dir / "articles/first-post.md")
+                                .read_text().replace("---\n", "---\n# a comment\n", 1)})  # fmt: skip
+    inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
+    result = site()
+    assert result.rendered == 4 and result.written == 0
+    assert all(os.stat(out / path).st_ino == inode for path, inode in inodes.items())
 
 
 @pytest.mark.django_db
@@ -173,6 +180,19 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     apply(content_dir, {"articles/first-post.md": (None, "Another body.", "A third body.")})
     site()
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
+
+
+def test_llms_full_is_checked_whole_when_the_previous_checks_no_longer_hold(site, content_dir, tmp_path):
+    """Remade from its previous bytes, llms-full.txt has only its new pieces checked while the
+    drafts are those the previous file was checked against; new drafts, and all of it is."""
+    html = 'See <a href="/articles/first-post">it</a>.\n'  # raw HTML: the importer lets it by
+    write_content(content_dir, {"articles/pointer.md": article("Pointer", date="2025-01-01", body=html)})
+    site()
+    drafted = article("First post", date="2025-01-10", draft="true")
+    write_content(content_dir, {"articles/first-post.md": drafted})
+    with pytest.raises(BuildFailed) as failed:
+        site()
+    assert "llms-full.txt: holds the address of draft articles/first-post.md" in str(failed.value)
 
 
 def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir, tmp_path):
