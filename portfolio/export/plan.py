@@ -134,51 +134,56 @@ def code_hash():
 DETAIL_ONLY = {"body", "body_html", "source_path", *importer.STATE}
 
 
-def listed(queryset):
+def listed(queryset, *also):
     """What the global pages can show of each item: every field but the detail-only ones, as
-    the database holds them (hashed, not read: no JSON decoding of 10,000 rows' fields)."""
+    the database holds them (hashed, not read: no JSON decoding of 10,000 rows' fields), then
+    the fields `also` names."""
     fields = [f.attname for f in queryset.model._meta.concrete_fields if f.attname not in DETAIL_ONLY]
     # In the lists' order (-date, slug), which the articles' listing index holds: no sort.
-    sql, params = queryset.order_by("-date", "slug").values_list(*fields).query.sql_with_params()
+    sql, params = queryset.order_by("-date", "slug").values_list(*fields, *also).query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        return fields, cursor.fetchall()
 
 
 class Keys:
     """The dependency key of each target: equal keys mean equal output."""
 
-    def __init__(self):
-        self.code = code_hash()
-        articles = list(Article.objects.published().values_list("slug", "title", "date", "content_hash"))
-        projects = list(Project.objects.values_list("slug", "date", "content_hash"))
+    def __init__(self, code=None):
+        self.code = code or code_hash()
+        # Each collection read once, in the lists' order: what the lists show, then the content
+        # hash, which they do not show.
+        fields, projects = listed(Project.objects, "content_hash")
+        p_slug, p_date = fields.index("slug"), fields.index("date")
+        fields, articles = listed(Article.objects.published(), "content_hash")
+        a_slug, a_title, a_date = fields.index("slug"), fields.index("title"), fields.index("date")
         # An article's page links to the articles before and after it in the list, by title.
-        around = [None, *((slug, title) for slug, title, _, _ in articles), None]
+        around = [None, *((row[a_slug], row[a_title]) for row in articles), None]
         self.items = {
-            "projects": {slug: content_hash for slug, _date, content_hash in projects},
-            "articles": {
-                slug: (content_hash, around[i], around[i + 2])
-                for i, (slug, _title, _date, content_hash) in enumerate(articles)
-            },
+            "projects": {row[p_slug]: row[-1] for row in projects},
+            "articles": {row[a_slug]: (row[-1], around[i], around[i + 2]) for i, row in enumerate(articles)},
         }
         self.media = dict(MediaFile.objects.values_list("path", "content_hash"))
         site = Site.objects.values_list("content_hash", flat=True).get()
         stack = Stack.objects.values_list("content_hash", flat=True).get()
         self.site = hash_of(self.code, site)
         # As text once: each hash would make it again from 10,000 rows (25 ms each time).
-        listed_projects = str(listed(Project.objects))
-        listed_articles = str(listed(Article.objects.published()))
+        listed_projects = str([row[:-1] for row in projects])
+        listed_articles = str([row[:-1] for row in articles])
         self.all = hash_of(self.site, stack, listed_projects, listed_articles)
         self.shows = {
             "site": self.site,
             "projects": hash_of(self.site, "projects", listed_projects),
             "articles": hash_of(self.site, "articles", listed_articles),
             "stack": hash_of(self.site, "stack", stack),
-            "project-dates": hash_of(self.site, [(slug, date) for slug, date, _ in projects]),
-            "article-dates": hash_of(self.site, [(slug, date) for slug, _, date, _ in articles]),
+            "project-dates": hash_of(self.site, [(row[p_slug], row[p_date]) for row in projects]),
+            "article-dates": hash_of(self.site, [(row[a_slug], row[a_date]) for row in articles]),
         }
+        # Every body: what the lists show, and each item's content hash.
         self.bodies = hash_of(
-            self.all, sorted(self.items["projects"].items()), sorted(self.items["articles"].items())
+            self.all,
+            "\n".join(f"{slug} {content_hash}" for slug, content_hash in self.items["projects"].items()),
+            "\n".join(f"{row[a_slug]} {row[-1]}" for row in articles),
         )
         self.memo = {}
 
