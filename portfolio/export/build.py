@@ -42,7 +42,7 @@ from portfolio.progress import Progress
 from portfolio.workers import in_background
 
 from . import hosts, plan, quick
-from .quick import MANIFEST_VERSION, manifest_path
+from .quick import MANIFEST_VERSION, manifest_path, read_record, write_record
 from .render import Output, Parts, get, link_or_copy, place, render_all
 from .verify import Verifier
 
@@ -139,7 +139,7 @@ def remove_leftovers(out_dir):
 
 
 def load_manifest(out_dir):
-    manifest = load_json(manifest_path(out_dir))
+    manifest = read_record(manifest_path(out_dir))
     return manifest if manifest.get("version") == MANIFEST_VERSION and out_dir.is_dir() else {}
 
 
@@ -212,7 +212,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
     with frozen, _log_level(request_log, logging.ERROR):
         with gc_paused():
             key_of = plan.Keys()
-            previous_plan = {} if full else load_json(quick.plan_path(out_dir))
+            previous_plan = {} if full else read_record(quick.plan_path(out_dir))
             targets, new_plan = plan.targets(key_of.code, previous_plan)
             keys = {target.path: key_of(target) for target in targets}
         duplicates = [path for path, n in Counter(t.path for t in targets).items() if n > 1]
@@ -232,7 +232,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
             if manifest.get("inputs") != inputs or manifest.get("host_files") != host_stats:
                 write_manifest(out_dir, {**manifest, "inputs": inputs, "host_files": host_stats})
             if new_plan != previous_plan:
-                write_json(quick.plan_path(out_dir), new_plan)
+                write_record(quick.plan_path(out_dir), new_plan)
             size = sum(entry[1] for entry in previous.values())
             return BuildResult(out_dir, len(previous) + len(host_files), size, 0, 0, len(carried),
                                time.perf_counter() - started, phases.seconds, up_to_date=True)  # fmt: skip
@@ -257,7 +257,7 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
                 sizes = {path: entry[1] for path, entry in previous.items()}
-                layouts = {} if full else load_json(quick.parts_path(out_dir))
+                layouts = {} if full else read_record(quick.parts_path(out_dir))
                 parts = Parts(layouts, output.previous, sizes, checked)
                 # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
                 results = render_all(to_render, output, verifier, workers, progress, sizes, paths, parts)
@@ -295,8 +295,8 @@ def locked_build(out_dir, *, full, force, workers, stderr):
                                          "base_url": base_url, "files": entries, "inputs": inputs,
                                          "host_files": host_stats})  # fmt: skip
                 if new_plan != previous_plan:  # 3 MB at L, the same after most edits
-                    write_json(quick.plan_path(out_dir), new_plan)
-                write_json(quick.parts_path(out_dir), parts.kept(t.path for t in carried))
+                    write_record(quick.plan_path(out_dir), new_plan)
+                write_record(quick.parts_path(out_dir), parts.kept(t.path for t in carried))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
@@ -455,19 +455,4 @@ def altered_files(out_dir, previous):
 
 
 def write_manifest(out_dir, manifest):
-    write_json(manifest_path(out_dir), manifest)
-
-
-def write_json(path, value):
-    partial = path.with_name(path.name + ".tmp")
-    partial.write_text(json.dumps(value, separators=(",", ":")))
-    os.replace(partial, path)
-
-
-def load_json(path):
-    """The JSON object in `path`, or {} if it is missing or not one."""
-    try:
-        value = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
+    write_record(manifest_path(out_dir), manifest)

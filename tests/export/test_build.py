@@ -138,19 +138,19 @@ def test_the_url_plan_is_kept_and_used_only_where_it_still_fits(site, content_di
     those they were made for: a plan that no longer fits is made again."""
     site()
     out = tmp_path / "site"
-    kept = json.loads(quick.plan_path(out).read_text())
+    kept = quick.read_record(quick.plan_path(out))
     code = plan.code_hash()
     assert plan.targets(code, kept) == plan.targets(code), "the kept plan gives the same URLs"
     row = ["/articles/first-post", "articles/first-post.html", "articles:first-post"]
     assert row in kept["pages:article"][1]
     stale = {route: ["from other code", [["/x", "x.html", "global"]] * len(rows)]
              for route, (_key, rows) in kept.items()}  # fmt: skip
-    quick.plan_path(out).write_text(json.dumps(stale))
+    quick.write_record(quick.plan_path(out), stale)
     apply(content_dir, {"projects/zeta.md": project("Zeta", date="2026-07-07")})
     site()
     assert not (out / "x.html").exists() and (out / "projects/zeta.html").is_file()
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
-    assert json.loads(quick.plan_path(out).read_text())["pages:project"][0] != "from other code"
+    assert quick.read_record(quick.plan_path(out))["pages:project"][0] != "from other code"
 
 
 def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(site, content_dir, tmp_path):
@@ -158,7 +158,7 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     the places the build recorded; a file that is not the one recorded is not sliced."""
     site()
     out = tmp_path / "site"
-    [(path, layout)] = json.loads(quick.parts_path(out).read_text()).items()
+    [(path, layout)] = quick.read_record(quick.parts_path(out)).items()
     body = (out / path).read_bytes()
     twins = sorted(str(p.relative_to(out)) for p in out.glob("*/*.md"))
     assert sorted(part for part, _, _ in layout["parts"]) == twins
@@ -173,10 +173,10 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     site()
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
     # Places that do not fit the twins' sizes (a record from elsewhere) are not sliced either.
-    kept = json.loads(quick.parts_path(out).read_text())
+    kept = quick.read_record(quick.parts_path(out))
     for part in kept[path]["parts"]:
         part[2] -= 1
-    quick.parts_path(out).write_text(json.dumps(kept))
+    quick.write_record(quick.parts_path(out), kept)
     apply(content_dir, {"articles/first-post.md": (None, "Another body.", "A third body.")})
     site()
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
@@ -200,7 +200,7 @@ def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir,
     404 page and openapi.json only the site's identity: an article's new title leaves them."""
 
     def keys():
-        manifest = json.loads(quick.manifest_path(tmp_path / "site").read_text())
+        manifest = quick.read_record(quick.manifest_path(tmp_path / "site"))
         return {path: entry[0] for path, entry in manifest["files"].items()}
 
     site()
