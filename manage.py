@@ -9,7 +9,7 @@ import sys
 
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portfolio.settings")
-    from portfolio.export import quick
+    from portfolio.export import early, quick
 
     if quick.main(sys.argv):  # a rebuild with nothing to do needs no Django
         return
@@ -26,6 +26,7 @@ def main():
     # driver), which imports psycopg: 70 ms of every build's start for fields no model uses.
     # Marked missing, DRF goes on without them, as it does where psycopg is not installed.
     sys.modules.setdefault("django.contrib.postgres.fields", None)
+    early.start(sys.argv)  # the import, on the other core while Django starts
     # A build ends with a large heap, and Python's teardown of it took 0.4 s, longer than a
     # small build: once the command is done, flush and leave without it.
     try:

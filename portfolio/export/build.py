@@ -41,7 +41,7 @@ from portfolio.content.schema import migrate
 from portfolio.progress import Progress
 from portfolio.workers import in_background
 
-from . import hosts, plan, quick
+from . import early, hosts, plan, quick
 from .quick import MANIFEST_VERSION, manifest_path, read_record, write_record
 from .render import Output, Parts, get, link_or_copy, place, render_all
 from .verify import Verifier
@@ -96,16 +96,17 @@ def temp_prefix(out_dir):
 
 
 @contextmanager
-def build_lock(out_dir, wait=False, stderr=sys.stderr):
+def build_lock(out_dir, wait=False, stderr=sys.stderr, held=None):
     """Hold the lock of `out_dir`'s builds: a lock file beside it, flock()ed for as long as the
     build runs and naming who holds it. The kernel drops the lock when its process dies, however
     it dies, so a killed build never leaves a stale one. Another build of the same folder fails
-    at once naming the holder, or waits for it with `wait`."""
-    path = out_dir.parent / f".{out_dir.name}.lock"
-    handle = open(path, "a+")  # held (and locked) for the whole block
+    at once naming the holder, or waits for it with `wait`. `held`: the lock file, open and
+    locked already (early.start)."""
+    handle = held or open(quick.lock_path(out_dir), "a+")  # held (and locked) for the whole block
     try:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if not held:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
@@ -181,12 +182,13 @@ def build(out_dir, *, full=False, force=False, workers=None, wait=False, stderr=
     out_dir = Path(out_dir).resolve()
     check_target_folder(out_dir, force)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    with build_lock(out_dir, wait=wait, stderr=stderr):
+    started = early.take(out_dir)  # the import manage.py started, with the lock
+    with build_lock(out_dir, wait=wait, stderr=stderr, held=started and started.lock):
         remove_leftovers(out_dir)
-        return locked_build(out_dir, full=full, force=force, workers=workers, stderr=stderr)
+        return locked_build(out_dir, full=full, force=force, workers=workers, stderr=stderr, beside=started)
 
 
-def locked_build(out_dir, *, full, force, workers, stderr):
+def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
     started = time.perf_counter()
     phases = Phases()
     # Taken before the import reads anything: an edit made while we build is a change next time.
@@ -199,9 +201,10 @@ def locked_build(out_dir, *, full, force, workers, stderr):
     # Which of the previous build's files are not as it left them, found while the import runs.
     altered = in_background(altered_files, str(out_dir), previous) if previous else set
     with phases("import"):
-        migrate()
-        import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full,
-                       stats=taken.stats)  # fmt: skip
+        if beside is None or beside.answer() is None:  # no import started beside Django's start
+            migrate()
+            import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full,
+                           stats=taken.stats)  # fmt: skip
     workers = workers or os.cpu_count() or 1
 
     # A debug page or a draft must never be frozen: render with DEBUG and SHOW_DRAFTS off,

@@ -164,7 +164,8 @@ def load_settings():
 
 
 def parse(argv):
-    """The output folder of a `distill-local` command line this check can answer, or None."""
+    """The options of a `distill-local` command line this check can answer (its output folder
+    resolved), or None."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("output_dir", nargs="?", default="dist", type=Path)
     for flag in ("--force", "--quiet", "--wait", "--collectstatic", "--exclude-staticfiles",
@@ -175,12 +176,16 @@ def parse(argv):
         args, unknown = parser.parse_known_args(argv)
     except SystemExit:  # a bad value: the real command says what is wrong
         return None
-    return None if unknown else args.output_dir.resolve()
+    if unknown:
+        return None
+    args.output_dir = args.output_dir.resolve()
+    return args
 
 
 def up_to_date(argv):
     """The summary line when `distill-local argv` would change nothing, else None."""
-    out_dir = parse(argv)
+    options = parse(argv)
+    out_dir = options and options.output_dir
     if out_dir is None or not out_dir.is_dir():
         return None
     try:
