@@ -262,16 +262,16 @@ class Verifier:
             if read(path).decode() != TWIN_MARKDOWN[match["kind"]](document):
                 problems.append(f"{path}: differs from its item's API document")
         if "llms-full.txt" in rendered:
-            problems += self.check_llms_full(read("llms-full.txt"))
+            problems += self.check_llms_full(read("llms-full.txt"), twins)
         if ".well-known/api-catalog" in rendered:
             problems += self.check_catalog(read(".well-known/api-catalog"))
         return problems
 
-    def check_llms_full(self, body):
+    def check_llms_full(self, body, twins):
         """Every published item once (by its twin's Page line), nothing else. The published
-        items are those with a twin (each has one, as checked above): their pages' addresses."""
+        items are those with a twin (`twins`: their paths; each has one, as checked above)."""
         pages = [match["url"].decode() for match in TWIN_PAGE_LINE.finditer(body)]
-        published = {f"{self.base_url}/{m['kind']}/{m['slug']}" for m in map(TWIN.fullmatch, self.files) if m}
+        published = {f"{self.base_url}/{twin.removesuffix('.md')}" for twin in twins}
         if len(pages) != len(set(pages)) or set(pages) != published:
             extra, missing = sorted(set(pages) - published), sorted(published - set(pages))
             return [f"llms-full.txt: holds {len(pages)} items, not the {len(published)} published "
