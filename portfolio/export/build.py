@@ -159,7 +159,7 @@ def check_target_folder(out_dir, force):
         raise BuildFailed([f"{out_dir}: refusing to replace this folder with the built site"])
     if out_dir.exists() and not out_dir.is_dir():
         raise BuildFailed([f"{out_dir}: exists and is not a folder"])
-    if out_dir.is_dir() and any(out_dir.iterdir()) and not force and not manifest_path(out_dir).exists():
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not force and not quick.is_build(out_dir):
         raise BuildFailed([f"{out_dir}: not empty and not a previous build; use --force to replace it"])
 
 
@@ -300,6 +300,8 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                 if new_plan != previous_plan:  # 3 MB at L, the same after most edits
                     write_record(quick.plan_path(out_dir), new_plan)
                 write_record(quick.parts_path(out_dir), parts.kept(t.path for t in carried))
+                for path in quick.legacy_records(out_dir):
+                    path.unlink(missing_ok=True)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 

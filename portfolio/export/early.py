@@ -60,7 +60,7 @@ def start(argv):
     if options is None:
         return
     out_dir = options.output_dir
-    if out_dir.exists() and not quick.manifest_path(out_dir).exists():
+    if out_dir.exists() and not quick.is_build(out_dir):
         return  # not a previous build: the build may refuse the folder, and must not import
     try:
         lock = open(quick.lock_path(out_dir), "a+")

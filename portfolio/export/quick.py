@@ -39,6 +39,17 @@ def parts_path(out_dir):
     return out_dir.parent / f".{out_dir.name}.parts"
 
 
+def legacy_records(out_dir):
+    """The records of builds before MANIFEST_VERSION 2 (JSON), which a build removes once it has
+    written its own: their folder is a previous build all the same."""
+    return [out_dir.parent / f".{out_dir.name}.{name}.json" for name in ("manifest", "plan", "parts")]
+
+
+def is_build(out_dir):
+    """Does `out_dir` hold a previous build (its manifest is beside it)?"""
+    return manifest_path(out_dir).exists() or legacy_records(out_dir)[0].exists()
+
+
 def read_record(path):
     """The dict a build kept in `path` (its manifest, URL plan or llms-full.txt's parts), or {}
     if it is missing or not one. Kept in marshal's format, not JSON: at 10,000 articles the

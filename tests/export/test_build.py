@@ -222,6 +222,19 @@ def test_a_rebuild_with_no_change_leaves_the_folder_alone(site, tmp_path):
     assert os.stat(tmp_path / "site").st_ino == folder, "up to date: not even swapped"
 
 
+def test_a_build_of_the_previous_format_is_still_a_previous_build(site, tmp_path):
+    """Builds before MANIFEST_VERSION 2 kept JSON records (`.DIR.manifest.json`...): their folder
+    is replaced without --force, and the old records go once the new ones are written."""
+    out = tmp_path / "site"
+    site()
+    quick.manifest_path(out).rename(quick.legacy_records(out)[0])
+    for path in quick.legacy_records(out)[1:]:
+        path.write_text("{}")
+    assert site().files
+    assert quick.manifest_path(out).exists()
+    assert [path for path in quick.legacy_records(out) if path.exists()] == []
+
+
 def test_refuses_to_replace_what_is_not_a_build(site, tmp_path, settings):
     with pytest.raises(BuildFailed, match="refusing to replace this folder"):
         site(settings.BASE_DIR)
