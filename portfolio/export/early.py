@@ -24,8 +24,8 @@ _started = {}  # {output folder: Started}
 
 
 class NoURLs:
-    """A urlconf with no URLs, while the child starts Django (a class: Django caches resolvers
-    by urlconf, so it must be hashable)."""
+    """A urlconf with no URLs, while Django starts for the import (a class: Django caches
+    resolvers by urlconf, so it must be hashable)."""
 
     urlpatterns = []
 
