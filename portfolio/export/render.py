@@ -265,15 +265,13 @@ class Parts:
             try:
                 old = os.open(os.path.join(self.folder, path), os.O_RDONLY)
                 stat = os.fstat(old)
-                if [stat.st_size, stat.st_mtime_ns] == layout.get("stat") and stat.st_size:
+                if stat.st_size and [stat.st_size, stat.st_mtime_ns] == layout.get("stat"):
                     where = {part: (offset, length) for part, offset, length in layout["parts"]}
-                else:
-                    os.close(old)
-                    old = None
-            except OSError:
+            except (OSError, KeyError, TypeError, ValueError):  # gone, or not a layout this code wrote
+                pass
+            if not where and old is not None:
+                os.close(old)
                 old = None
-            except (KeyError, TypeError, ValueError):  # not a layout this code wrote
-                where = {}
         sizes = {part: size for part, size in self.sizes.items() if part in where and part not in staged}
         return Assembly(self, path, output, staged, old, where, sizes)
 
