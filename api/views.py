@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from portfolio.content.loader import SLUG_RE
 from portfolio.content.models import Article, Project, Site, Stack
+from portfolio.pieces import FEW, Listing
 
 from . import openapi
 from . import serializers as s
@@ -142,28 +143,76 @@ class ApiIndexView(ReadView):
         return self.respond(index_document(Site.load()))
 
 
-class ProjectListView(ReadView):
+class ListView(ReadView):
+    """Every item of a collection, newest first, then by slug. Metadata only: no markdown body.
+    `listing` is the static export's way in: the same bytes, as a head, a piece per item and a
+    tail (portfolio/pieces.py)."""
+
+    name = None  # the document's key of the list
+    item_serializer = None
+
+    def items(self):
+        raise NotImplementedError
+
+    def document(self, rows):
+        # values(): no model instances, so the list stays cheap however many items there are.
+        return {"count": len(rows), self.name: rows}
+
+    def get(self, request, *args, **kwargs):
+        return self.respond(self.document(list(self.items().values(*self.item_serializer.LIST_FIELDS))))
+
+    @classmethod
+    def listing(cls, request):
+        view = cls()  # items(), get_serializer() and its renderer need no request
+        items = view.items()
+        keys = items.item_keys()
+        renderer = view.renderer_classes[0]()
+
+        def render(indices):
+            rows = items.values(*cls.item_serializer.LIST_FIELDS)
+            if len(indices) < len(keys):
+                wanted = [keys[i][0] for i in indices]
+                some = rows.filter(slug__in=wanted) if len(wanted) <= FEW else rows
+                found = {row["slug"]: row for row in some}
+                rows = [found[slug] for slug in wanted]
+            data = view.get_serializer(view.document(list(rows))).data
+            data["count"] = len(keys)
+            # The list is the document's last field: its head and tail are around an empty one.
+            head, tail = renderer.render({**data, cls.name: []}).rsplit(b"[]", 1)
+            return head + b"[", [renderer.render(item) for item in data[cls.name]], b"]" + tail
+
+        return Listing(keys, render, separator=b",")
+
+
+class ProjectListView(ListView):
     """Every project, newest first, then by slug. Metadata only: no markdown body."""
 
     serializer_class = s.ProjectListSerializer
+    item_serializer = s.ProjectListItemSerializer
+    name = "projects"
+
+    def items(self):
+        return Project.objects.all()
 
     @operation("listProjects", "projects", s.ProjectListSerializer, "`count` and every project.")
     def get(self, request, *args, **kwargs):
-        # values(): no model instances, so the list stays cheap however many items there are.
-        projects = list(Project.objects.values(*s.ProjectListItemSerializer.LIST_FIELDS))
-        return self.respond({"count": len(projects), "projects": projects})
+        return super().get(request, *args, **kwargs)
 
 
-class ArticleListView(ReadView):
+class ArticleListView(ListView):
     """Every published article, newest first, then by slug. Metadata only: no markdown body.
     Drafts never appear."""
 
     serializer_class = s.ArticleListSerializer
+    item_serializer = s.ArticleListItemSerializer
+    name = "articles"
+
+    def items(self):
+        return Article.objects.published()
 
     @operation("listArticles", "articles", s.ArticleListSerializer, "`count` and every published article.")
     def get(self, request, *args, **kwargs):
-        articles = list(Article.objects.published().values(*s.ArticleListItemSerializer.LIST_FIELDS))
-        return self.respond({"count": len(articles), "articles": articles})
+        return super().get(request, *args, **kwargs)
 
 
 class DetailView(ReadView, generics.RetrieveAPIView):

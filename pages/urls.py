@@ -16,7 +16,7 @@ app_name = "pages"
 
 urlpatterns = [
     distill_path("", views.home, name="home", distill_file="index.html"),
-    distill_path("projects", views.project_list, name="projects", distill_file="projects.html"),
+    distill_path("projects", views.ProjectList.as_view(), name="projects", distill_file="projects.html"),
     distill_path(
         "projects/<slug:slug>",
         views.ProjectPage.as_view(),
@@ -39,7 +39,7 @@ urlpatterns = [
         distill_func=published_article_slugs,
         distill_file="articles/{}.md",
     ),
-    distill_path("articles", views.article_list, name="articles", distill_file="articles.html"),
+    distill_path("articles", views.ArticleList.as_view(), name="articles", distill_file="articles.html"),
     distill_path(
         "articles/<slug:slug>",
         views.ArticlePage.as_view(),

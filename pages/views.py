@@ -5,9 +5,11 @@ one article's page on an authoring server started with SHOW_DRAFTS=1."""
 from django.conf import settings
 from django.http import HttpResponseNotFound, JsonResponse
 from django.shortcuts import render
+from django.views import View
 from django.views.generic import DetailView, TemplateView
 
 from portfolio.content.models import Article, Project, Site, Stack
+from portfolio.pieces import template_listing
 
 from .assets import url as static
 
@@ -27,9 +29,34 @@ def home(request):
     return render(request, "pages/home.html", context)
 
 
-def project_list(request):
-    context = {"projects": Project.objects.only(*PROJECT_CARD), "json_twin": "/api/v1/projects.json"}
-    return render(request, "pages/project_list.html", context)
+class ListPage(View):
+    """A page of every project or every published article, newest first. `listing` is the
+    static export's way in: the same bytes, as a head, a piece per item and a tail."""
+
+    template_name = name = json_twin = None
+
+    def items(self):
+        raise NotImplementedError
+
+    def context(self):
+        return {self.name: self.items(), "json_twin": self.json_twin}
+
+    def get(self, request):
+        return render(request, self.template_name, self.context())
+
+    @classmethod
+    def listing(cls, request):
+        context = cls().context()
+        return template_listing(request, cls.template_name, context, cls.name, context[cls.name])
+
+
+class ProjectList(ListPage):
+    template_name = "pages/project_list.html"
+    name = "projects"
+    json_twin = "/api/v1/projects.json"
+
+    def items(self):
+        return Project.objects.only(*PROJECT_CARD)
 
 
 class ItemPage(DetailView):
@@ -67,12 +94,13 @@ class ProjectPage(ItemPage):
     json_twin = "/api/v1/projects/{slug}.json"
 
 
-def article_list(request):
-    context = {
-        "articles": Article.objects.published().only(*ARTICLE_ITEM),
-        "json_twin": "/api/v1/articles.json",
-    }
-    return render(request, "pages/article_list.html", context)
+class ArticleList(ListPage):
+    template_name = "pages/article_list.html"
+    name = "articles"
+    json_twin = "/api/v1/articles.json"
+
+    def items(self):
+        return Article.objects.published().only(*ARTICLE_ITEM)
 
 
 class ArticlePage(ItemPage):
@@ -151,3 +179,11 @@ class LlmsTxtView(TemplateView):
             articles=Article.objects.published().only("slug", "title", "description"),
             **kwargs,
         )
+
+    @classmethod
+    def listing(cls, request):
+        """Its articles as pieces (portfolio/pieces.py); the projects are part of the head."""
+        view = cls()
+        view.setup(request)
+        context = view.get_context_data()
+        return template_listing(request, cls.template_name, context, "articles", context["articles"])

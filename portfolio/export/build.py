@@ -261,7 +261,7 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                 paths = {target.uri: target.path for target in targets}
                 sizes = {path: entry[1] for path, entry in previous.items()}
                 layouts = {} if full else read_record(quick.parts_path(out_dir))
-                parts = Parts(layouts, output.previous, sizes, checked)
+                parts = Parts(layouts, output.previous, sizes, checked, key_of.site)
                 # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
                 results = render_all(to_render, output, verifier, workers, progress, sizes, paths, parts)
                 with closing(results):
@@ -270,6 +270,8 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                         if not rendered.reused:
                             written.append(rendered.path)
                         stats[rendered.path] = rendered.stat
+                        if rendered.layout:
+                            parts.made[rendered.path] = rendered.layout
             host_written = [
                 name for name, text in host_files.items() if not place(text.encode(), name, output)[0]
             ]

@@ -12,7 +12,9 @@ spent most of its time on the query and, for the API, on building a serializer p
 with a `from_built(request)` classmethod is made from files already built (llms-full.txt from
 the twins): it yields the file's pieces, bytes and the addresses of built files, and is made
 last, in the build's own process (Assembly); where each file sits in it is kept for the next
-build (Parts).
+build (Parts). A list's view with a `listing(request)` classmethod gives its file as a head, a
+piece per item and a tail (portfolio/pieces.py): the items the previous file holds are copied
+from it, and only the others rendered.
 """
 
 import mmap
@@ -72,6 +74,7 @@ class Rendered:
     path: str
     reused: bool  # same bytes as the previous build: kept or hard-linked, not rewritten
     stat: tuple  # (size, mtime_ns) of the file as the finished build holds it, for its manifest
+    layout: dict | None = None  # of a file made of pieces, for the next build (Parts)
 
 
 _handler = None
@@ -113,21 +116,19 @@ def environ(uri):
     }
 
 
-def bodies(targets):
-    """(target, status code, body) for each of `targets`, in order: runs of URLs whose view
-    renders many at once go to its `render_many`, the others are one GET each."""
-    for _route, run in groupby(targets, key=attrgetter("route")):
-        run = list(run)
-        first = resolve(run[0].uri)
-        render_many = getattr(getattr(first.func, "view_class", None), "render_many", None)
-        if render_many is None:
-            for target in run:
-                status, _headers, body = get(target.uri)
-                yield target, status, body
-            continue
-        requests = [request_for(target, first) for target in run]
-        for target, response in zip(run, render_many(requests), strict=True):
-            yield target, response.status_code, response.content
+def bodies(run, first):
+    """(target, status code, body) for each target of `run`, URLs of one route (`first`: the
+    first one, resolved), in order: all at once through the view's `render_many` if it has one,
+    else one GET each."""
+    render_many = getattr(getattr(first.func, "view_class", None), "render_many", None)
+    if render_many is None:
+        for target in run:
+            status, _headers, body = get(target.uri)
+            yield target, status, body
+        return
+    requests = [request_for(target, first) for target in run]
+    for target, response in zip(run, render_many(requests), strict=True):
+        yield target, response.status_code, response.content
 
 
 def request_for(target, like):
@@ -192,9 +193,22 @@ def link_or_copy(source, destination):
         shutil.copy2(source, destination)
 
 
-def render_range(targets, output, check):
-    """Render, check and place `targets`: a list of (Rendered, problems)."""
-    return [finish(*answer, output, check) for answer in bodies(targets)]
+def render_range(targets, output, check, parts):
+    """Render, check and place `targets`: a list of (Rendered, problems). A list file whose view
+    gives its `listing` is made from its pieces (assemble_listing)."""
+    results = []
+    for _route, run in groupby(targets, key=attrgetter("route")):
+        run = list(run)
+        first = resolve(run[0].uri)
+        listing = getattr(getattr(first.func, "view_class", None), "listing", None)
+        if listing is None:
+            results += [finish(*answer, output, check) for answer in bodies(run, first)]
+        else:
+            results += [
+                assemble_listing(target, listing(request_for(target, first)), output, check, parts)
+                for target in run
+            ]
+    return results
 
 
 def finish(target, status, body, output, check):
@@ -206,7 +220,7 @@ def finish(target, status, body, output, check):
     return Rendered(target.path, *place(body, target.path, output)), problems
 
 
-# At most one global file and this many detail files render in the build's own process.
+# At most this many files render in the build's own process alone.
 SMALL_RUN = 50
 
 # The job of a pool's workers, set before they fork so they inherit it instead of unpickling it.
@@ -215,7 +229,7 @@ _job = {}
 
 
 def _render_range(targets):
-    return render_range(targets, _job["output"], _job["check"])
+    return render_range(targets, _job["output"], _job["check"], _job["parts"])
 
 
 def from_built_views(targets):
@@ -239,29 +253,52 @@ def assemble(target, from_built, output, paths, staged, check, parts):
                 made.text(piece)
             else:
                 made.part(paths[piece])
-        return made.finish(check and (lambda body: check(target, body)))
+        return made.finish(check and (lambda body, pieces: check(target, body, pieces)))
+    finally:
+        made.close()
+
+
+def assemble_listing(target, listing, output, check, parts):
+    """Make `target` from its view's Listing (portfolio/pieces.py): the items whose keys the
+    previous file holds are copied from it, the view renders the others."""
+    made = parts.assembly(target.path, output, ())
+    try:
+        missing = [i for i, key in enumerate(listing.keys) if key not in made.where]
+        head, fresh, tail = listing.render(missing)
+        fresh = iter(fresh)
+        made.text(head, fresh="file")
+        for i, key in enumerate(listing.keys):
+            if i and listing.separator:
+                made.text(listing.separator, fresh=None)
+            made.item(key, None if key in made.where else next(fresh))
+        made.text(tail, fresh="file")
+        return made.finish(check and (lambda body, pieces: check(target, body, pieces)))
     finally:
         made.close()
 
 
 class Parts:
-    """Where each part (a built file) of the files made from built files sits in them, kept for
-    the next build. `previous`: {path: {"stat": [size, mtime_ns], "parts": [[part, offset,
-    length]...]}} as the last build left it; `folder`: that build's; `sizes`: {path: bytes} of
-    its files, which a part's length must match; `checked`: its checks still hold (the same
-    drafts and address), so only what is new in a file needs checking."""
+    """Where each piece of the files made of pieces sits in them, kept for the next build: the
+    parts (built files) of a file made from built files, the items of a list (Listing).
+    `previous`: {path: {"key": the site's key, "stat": [size, mtime_ns], "parts": [[part or
+    item key, offset, length]...]}} as the last build left it; `folder`: that build's; `key`:
+    the site's key now (plan.Keys.site: the code, the address, site.yaml), which an item's
+    bytes depend on besides its own key; `sizes`: {path: bytes} of its files, which a part's
+    length must match; `checked`: its checks still hold (the same drafts and address), so only
+    what is new in a file needs checking."""
 
-    def __init__(self, previous=None, folder=None, sizes=None, checked=False):
+    def __init__(self, previous=None, folder=None, sizes=None, checked=False, key=None):
         self.previous = previous or {}
         self.folder = folder
         self.sizes = sizes or {}
         self.checked = checked
+        self.key = key
         self.made = {}
 
     def assembly(self, path, output, staged):
         """An Assembly of `path`, on the previous `path` where it is the file its layout describes."""
         layout, old, where = self.previous.get(path), None, {}
-        if isinstance(layout, dict) and self.folder:
+        if isinstance(layout, dict) and self.folder and layout.get("key") == self.key:
             try:
                 old = os.open(os.path.join(self.folder, path), os.O_RDONLY)
                 stat = os.fstat(old)
@@ -281,11 +318,13 @@ class Parts:
 
 
 class Assembly:
-    """One file made of pieces, literal bytes and built files (parts), written as they come.
-    Where the previous build's file holds a run of pieces unchanged, at the places recorded,
-    the run is copied from it in the kernel (copy_file_range) instead: llms-full.txt is 35 MB
-    at 10,000 articles, and an edit changes one twin of it, which reading and writing all of it
-    again took a quarter of a second."""
+    """One file made of pieces, literal bytes, built files (parts) and a list's items, written as
+    they come. Where the previous build's file holds a run of pieces unchanged, at the places
+    recorded, the run is copied from it in the kernel (copy_file_range) instead: llms-full.txt
+    is 35 MB at 10,000 articles, and an edit changes one twin of it, which reading and writing
+    all of it again took a quarter of a second.
+    What is new is checked alone when the previous file's checks still hold (Parts.checked),
+    unless it is what frames a list's items (`fresh="file"`): the whole file is checked then."""
 
     FLUSH = 1 << 20  # bytes of new pieces held before they are written
 
@@ -298,13 +337,17 @@ class Assembly:
         self.copy = None  # [start, end] of the previous file, to copy next
         self.new, self.new_size = [], 0  # new pieces, to write next
         self.fresh = []  # every new piece, for the checks
+        self.whole = False  # a new piece that is checked only in its file
         self.size, self.layout, self.out = 0, [], None
 
-    def text(self, data):
+    def text(self, data, fresh="piece"):
+        """Literal bytes; if new, checked as a `piece`, with the whole `file`, or not (None:
+        what the code alone decides, a list's separator)."""
         if self.expect is not None and self.view[self.expect : self.expect + len(data)] == data:
             self._carry(self.expect, len(data))
         else:
-            self._add(data, None)
+            self._add(data, None, fresh == "piece")
+            self.whole = self.whole or fresh == "file"
         self.size += len(data)
 
     def part(self, path):
@@ -318,6 +361,17 @@ class Assembly:
         self.layout.append([path, self.size, length])
         self.size += length
 
+    def item(self, key, data=None):
+        """A list's item: `data`, or (None) the previous file's item of the same key."""
+        if data is None:
+            offset, length = self.where[key]
+            self._carry(offset, length)
+        else:
+            self._add(data, None)
+            length = len(data)
+        self.layout.append([key, self.size, length])
+        self.size += length
+
     def _carry(self, start, length):
         if self.new:
             self._write()
@@ -328,11 +382,11 @@ class Assembly:
             self.copy = [start, start + length]
         self.expect = start + length
 
-    def _add(self, data, expect):
+    def _add(self, data, expect, fresh=True):
         self._copy()
         self.new.append(data)
         self.new_size += len(data)
-        if self.view is not None and self.parts.checked:
+        if fresh and self.view is not None and self.parts.checked:
             self.fresh.append(data)
         if self.new_size >= self.FLUSH:
             self._write()
@@ -382,12 +436,12 @@ class Assembly:
             stat = os.fstat(self._open())
         if check is None:
             problems = []
-        elif self.view is not None and self.parts.checked:
-            problems = check(b"\n".join(self.fresh))  # the rest passed when the previous file was built
+        elif self.view is not None and self.parts.checked and not self.whole:
+            problems = check(None, self.fresh)  # the rest passed when the previous file was built
         else:
-            problems = check(self.output.read(self.path))
-        self.parts.made[self.path] = {"stat": [stat.st_size, stat.st_mtime_ns], "parts": self.layout}
-        return Rendered(self.path, reused, (stat.st_size, stat.st_mtime_ns)), problems
+            problems = check(self.output.read(self.path), None)
+        layout = {"key": self.parts.key, "stat": [stat.st_size, stat.st_mtime_ns], "parts": self.layout}
+        return Rendered(self.path, reused, (stat.st_size, stat.st_mtime_ns), layout), problems
 
     def close(self):
         if self.view is not None:
@@ -406,7 +460,8 @@ def render_all(targets, output, check, workers, progress, sizes=None, paths=None
     targets = [target for target in targets if target not in last]
     total = len(targets) + len(last)
     staged = set()
-    for rendered, problems in render_pages(targets, output, check, workers, progress, sizes or {}, total):
+    rendered_pages = render_pages(targets, output, check, workers, progress, sizes or {}, total, parts)
+    for rendered, problems in rendered_pages:
         if not rendered.reused:
             staged.add(rendered.path)
         yield rendered, problems
@@ -416,7 +471,7 @@ def render_all(targets, output, check, workers, progress, sizes=None, paths=None
         progress(total, total)
 
 
-def render_pages(targets, output, check, workers, progress, sizes, total):
+def render_pages(targets, output, check, workers, progress, sizes, total, parts):
     count = len(targets)
     # The global pages (lists, sitemaps, llms.txt: up to half a second each at 10,000 articles)
     # first, largest first (by the previous build's file); routes stay in runs (a stable sort).
@@ -426,13 +481,13 @@ def render_pages(targets, output, check, workers, progress, sizes, total):
     size = max(1, min(500, (count - first_detail) // (workers * 8)))
     work = deque([[target] for target in targets[:first_detail]])
     work += [targets[i : i + size] for i in range(first_detail, count, size)]
-    # A small edit (a body: the item's files) renders here: forking the pool and compiling every
-    # template first would cost more than the rendering.
-    small = first_detail <= 1 and count - first_detail <= SMALL_RUN
+    # An edit (an item's files, and the lists, remade from their previous bytes) renders here:
+    # forking the pool and compiling every template first would cost more than the rendering.
+    small = count <= SMALL_RUN
     if small or workers <= 1 or len(work) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         done = 0
         for chunk in work:
-            for result in render_range(chunk, output, check):
+            for result in render_range(chunk, output, check, parts):
                 done += 1
                 yield result
             progress(done, total)
@@ -440,7 +495,7 @@ def render_pages(targets, output, check, workers, progress, sizes, total):
     # Children open their own database connections: a connection must not cross a fork.
     connections.close_all()
     compile_templates()
-    _job.update(output=output, check=check)
+    _job.update(output=output, check=check, parts=parts)
     # This process renders too, with one worker fewer: it takes work from the front of the
     # queue (the lists first), the workers from the back (detail pages first). In a cold build
     # the workers never render a list: a process that renders thousands of items keeps most of
@@ -477,7 +532,7 @@ def render_pages(targets, output, check, workers, progress, sizes, total):
                     if queued:
                         yield from finished(queued.popleft()[0])
                     continue
-                for result in render_range(work.popleft(), output, check):
+                for result in render_range(work.popleft(), output, check, parts):
                     done += 1
                     yield result
                 progress(done, total)

@@ -119,21 +119,49 @@ class Verifier:
 
     # --- per file ---------------------------------------------------------------------------
 
-    def __call__(self, target, body):
+    def __call__(self, target, body, pieces=None):
+        """The problems of `target`'s bytes, `body`; or, given instead the new `pieces` of a file
+        remade from its previous one (render.Assembly), of those: the rest passed the same checks
+        when that file was built, with the same code, drafts and address."""
         path = target.path
         if path.startswith("media/"):
             return []  # content's own files: pictures, not surfaces that could leak a draft
+        if pieces is not None:
+            return self.check_pieces(path, pieces)
         problems = self.draft_leaks(path, body)
         if path.endswith(".html"):
             problems += self.check_media(path, body)
         if path.startswith("api/") and path.endswith(".json"):
-            problems += self.check_api_json(target, body)
+            try:
+                data = json.loads(body)
+            except ValueError as exc:
+                return [*problems, f"{path}: not JSON ({exc})"]
+            problems += self.check_api_json(path, data)
         elif path.endswith(".json"):
             problems += json_problems(path, body)
         elif path.endswith(".xml"):
             problems += xml_problems(path, body)
         elif path == "llms.txt":
             problems += llms_txt_problems(path, body)
+        return problems
+
+    def check_pieces(self, path, pieces):
+        """New pieces of a file: twins of llms-full.txt, or items of a list (pieces.Listing), each
+        checked as what it is in its file."""
+        body = b"\n".join(pieces)
+        problems = self.draft_leaks(path, body)
+        if path.endswith(".html"):
+            problems += self.check_media(path, body)
+        elif path in LIST_KEYS:  # a list of them alone: its count is its head's, unchanged
+            try:
+                items = [json.loads(piece) for piece in pieces]
+            except ValueError as exc:
+                return [*problems, f"{path}: an item is not JSON ({exc})"]
+            problems += self.check_api_json(path, {"count": len(items), LIST_KEYS[path]: items})
+        elif path == "llms.txt":  # items of its last section
+            for line in body.decode("utf-8", "replace").split("\n"):
+                if line and not LLMS_ITEM.fullmatch(line):
+                    problems.append(f"{path}: expected a '- [name](url): notes' item; got {line[:80]!r}")
         return problems
 
     def draft_leaks(self, path, body):
@@ -149,12 +177,7 @@ class Verifier:
                 found.add(f"{path}: holds the {kind} of draft articles/{drafts[value]}.md")
         return sorted(found)
 
-    def check_api_json(self, target, body):
-        path = target.path
-        try:
-            data = json.loads(body)
-        except ValueError as exc:
-            return [f"{path}: not JSON ({exc})"]
+    def check_api_json(self, path, data):
         errors = self.schema.errors("/" + path, data)
         problems = [f"{path}: does not match openapi.json {error}" for error in errors]
         if path in LIST_KEYS and isinstance(data, dict):

@@ -158,7 +158,8 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     the places the build recorded; a file that is not the one recorded is not sliced."""
     site()
     out = tmp_path / "site"
-    [(path, layout)] = quick.read_record(quick.parts_path(out)).items()
+    path = "llms-full.txt"
+    layout = quick.read_record(quick.parts_path(out))[path]
     body = (out / path).read_bytes()
     twins = sorted(str(p.relative_to(out)) for p in out.glob("*/*.md"))
     assert sorted(part for part, _, _ in layout["parts"]) == twins
@@ -180,6 +181,31 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     apply(content_dir, {"articles/first-post.md": (None, "Another body.", "A third body.")})
     site()
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
+
+
+@pytest.mark.parametrize("path", ["articles.html", "api/v1/articles.json", "llms.txt"])
+def test_a_list_is_remade_from_its_previous_items(site, content_dir, tmp_path, path):
+    """A list's items whose keys the previous file holds are copied from it (pieces.Listing),
+    at the places recorded: only the edited item is rendered again."""
+    site()
+    out = tmp_path / "site"
+    kept = quick.read_record(quick.parts_path(out))
+    slugs = [key[0] for key, _, _ in kept[path]["parts"]]
+    assert slugs == ["unicode-post", "crlf-post", "same-day", "first-post"]
+    # Mark an item that the edit leaves alone, in place, as if the previous build had written it so.
+    body = (out / path).read_bytes()
+    _key, offset, length = kept[path]["parts"][2]
+    marked = body[offset : offset + length].replace(b"Same day", b"SAME DAY")
+    (out / path).write_bytes(body[:offset] + marked + body[offset + length :])
+    stat = os.stat(out / path)
+    kept[path]["stat"] = [stat.st_size, stat.st_mtime_ns]
+    quick.write_record(quick.parts_path(out), kept)
+    apply(content_dir, {"articles/unicode-post.md": (None, "Ünïcode ✓ 日本語", "Retitled")})
+    site()
+    remade = (out / path).read_bytes()
+    assert marked in remade and b"Retitled" in remade
+    full = (site(tmp_path / "full", full=True).out_dir / path).read_bytes()
+    assert remade.replace(b"SAME DAY", b"Same day") == full
 
 
 def test_llms_full_is_checked_whole_when_the_previous_checks_no_longer_hold(site, content_dir, tmp_path):

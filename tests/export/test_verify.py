@@ -122,9 +122,39 @@ def test_every_media_reference_of_a_page_must_resolve(verifier):
 def test_api_files_must_match_openapi_and_their_counts(verifier):
     target = Target("/api/v1/articles.json", "api/v1/articles.json", (200,), "global")
     body = json.dumps({"count": 2, "articles": [], "extra": 1}).encode()
-    problems = verifier.check_api_json(target, body)
+    problems = verifier(target, body)
     assert any("Additional properties are not allowed ('extra'" in p for p in problems), problems
     assert "api/v1/articles.json: count is 2 but the list holds 0" in problems
+
+
+GOOD_ITEM = {"slug": "kept", "title": "Kept", "description": "D", "date": "2026-01-01", "tags": [],
+             "url": f"{BASE}/articles/kept", "apiUrl": f"{BASE}/api/v1/articles/kept"}  # fmt: skip
+
+
+LLMS_ITEM = "\n- [Kept](https://portfolio.test/articles/kept.md): D"
+
+
+@pytest.mark.parametrize(
+    ("path", "piece", "problem"),
+    [
+        ("articles.html", '<li><a href="/articles/secret-draft">x</a></li>', "holds the address of draft"),
+        ("articles.html", '<li><img src="/media/gone.png" alt=""></li>', f"links to {BASE}/media/gone.png"),
+        ("api/v1/articles.json", json.dumps({**GOOD_ITEM, "extra": 1}), "Additional properties"),
+        ("api/v1/articles.json", json.dumps({**GOOD_ITEM, "url": f"{BASE}/gone"}), "no built file serves"),
+        ("api/v1/articles.json", '{"slug":', "an item is not JSON"),
+        ("llms.txt", LLMS_ITEM + "\n## Oops", "expected a '- [name](url): notes' item"),
+    ],
+)
+def test_new_pieces_of_a_list_are_checked_as_its_items(verifier, path, piece, problem):
+    """An edit that remakes a list from its previous file checks only its new items (the rest
+    passed when that file was built), each as what it is in the list."""
+    target = Target("/" + path.removesuffix(".html"), path, (200,), "global")
+    good = {"articles.html": '<li><a href="/articles/kept">Kept</a></li>',
+            "api/v1/articles.json": json.dumps(GOOD_ITEM),
+            "llms.txt": LLMS_ITEM}[path]  # fmt: skip
+    assert verifier(target, None, [good.encode()]) == []
+    problems = verifier(target, None, [good.encode(), piece.encode()])
+    assert any(problem in found for found in problems), problems
 
 
 @pytest.fixture

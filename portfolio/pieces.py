@@ -1,0 +1,53 @@
+"""Lists as pieces: how a list file (the articles page, its JSON, llms.txt) is told to the static
+export, so that an edit of one item renders that item's piece only.
+
+A view with a `listing(request)` classmethod answers the bytes a GET of its address answers as a
+Listing: a head, one piece per item and a tail. Each item has a key that changes whenever what
+the list shows of it does; the export copies the pieces whose keys the previous file holds from
+that file, and asks the view to render the others (portfolio/export/render.py). At 10,000
+articles, rendering the three lists whole was most of a title edit's rebuild.
+"""
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from django.template.loader import render_to_string
+
+# Marks where each item of a template's list starts, and where the list ends ({{ cut }} in the
+# template; empty, and so invisible, when the page is served). A NUL cannot come from the content:
+# YAML refuses it, and list items show front matter only.
+CUT = "\0"
+# Up to this many items are read by their slugs; more, and it reads them all (one query, within
+# every database's limit on parameters).
+FEW = 500
+
+
+class Listing(NamedTuple):
+    keys: list  # one per item, in the list's order: equal keys mean equal pieces
+    # render(indices) -> (head, [the pieces of those items], tail), as bytes
+    render: Callable
+    separator: bytes = b""  # between two items
+
+
+def template_listing(request, template, context, name, items):
+    """The Listing of a page that shows `items` (a queryset of projects or articles) as
+    `context[name]`, through a loop that marks each item with {{ cut }}."""
+    keys = items.item_keys()
+
+    def render(indices):
+        if not keys:
+            return render_to_string(template, {**context, name: []}, request).encode(), [], b""
+        # Never an empty list: the page would say there is nothing (its head and tail are needed).
+        wanted = [keys[i][0] for i in indices] or [keys[0][0]]
+        if len(wanted) == len(keys):
+            shown = list(items)
+        else:
+            found = items.in_bulk(wanted) if len(wanted) <= FEW else {item.slug: item for item in items}
+            shown = [found[slug] for slug in wanted]
+        text = render_to_string(template, {**context, name: shown, "cut": CUT}, request)
+        head, *pieces, tail = text.split(CUT)
+        if len(pieces) != len(shown):
+            raise ValueError(f"{template}: {len(pieces)} pieces for {len(shown)} items")
+        return head.encode(), [piece.encode() for piece in pieces] if indices else [], tail.encode()
+
+    return Listing(keys, render)
