@@ -282,7 +282,7 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                     across = list  # nothing to wait for
                 else:  # the whole site's links (0.4 s at L): on the other core, beside the rest
                     across = in_background(verifier.check_site, output.read)
-                problems += verifier.check_agent_surfaces(output.read, stats)
+                problems += verifier.check_agent_surfaces(output.read, stats, parts.made)
                 problems += across()
                 if carried and manifest.get("drafts") != drafts_key:
                     for target in carried:  # new or renamed drafts: look for them in what was kept too

@@ -62,6 +62,15 @@ def test_prose_that_repeats_a_draft_title_is_no_leak(site, content_dir, tmp_path
     assert (tmp_path / "site" / "articles" / "echo.html").exists()
 
 
+def test_a_body_may_look_like_the_twins_around_it(site, content_dir, tmp_path):
+    """llms-full.txt is checked by the twins it was made of, not by reading its lines: a body
+    may hold a line like a twin's `- Page:` fact, or the separator between twins."""
+    body = "Pages read:\n\n- Page: 12\n- Page: 13\n\n---\n\n# A heading\n"
+    write_content(content_dir, {"articles/notes.md": article("Notes", body=body)})
+    site()
+    assert "- Page: 12\n" in (tmp_path / "site" / "llms-full.txt").read_text()
+
+
 def test_a_deleted_article_leaves_nothing_behind(site, content_dir, tmp_path):
     site()
     (content_dir / "articles" / "first-post.md").unlink()

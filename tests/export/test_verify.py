@@ -170,26 +170,34 @@ def agent_site(imported, client):
     return site, lambda files: Verifier(BASE, set(files), openapi, [("secret-draft", "Secret draft title")])
 
 
+def layouts(site, twins=None):
+    """llms-full.txt's layout (render.Parts) as the build records it: where each twin is in it."""
+    text = site["llms-full.txt"]
+    twins = sorted(path for path in site if path.endswith(".md")) if twins is None else twins
+    parts = sorted(([path, text.index(site[path]), len(site[path])] for path in twins), key=lambda p: p[1])
+    return {"llms-full.txt": {"parts": parts}}
+
+
 def test_agent_surfaces_as_built_pass(agent_site):
     site, verifier = agent_site
-    assert verifier(site).check_agent_surfaces(site.__getitem__, list(site)) == []
+    assert verifier(site).check_agent_surfaces(site.__getitem__, list(site), layouts(site)) == []
 
 
 def test_a_twin_must_be_its_json_document_rewritten(agent_site):
     site, verifier = agent_site
     site["articles/first-post.md"] = site["articles/first-post.md"].replace(b"Article body.", b"Edited.")
-    assert verifier(site).check_agent_surfaces(site.__getitem__, ["articles/first-post.md"]) == [
+    assert verifier(site).check_agent_surfaces(site.__getitem__, ["articles/first-post.md"], {}) == [
         "articles/first-post.md: differs from its item's API document"
     ]
     # Not rendered by this build: carried over, checked when it was made.
-    assert verifier(site).check_agent_surfaces(site.__getitem__, []) == []
+    assert verifier(site).check_agent_surfaces(site.__getitem__, [], {}) == []
 
 
 def test_every_item_has_one_twin_and_no_draft_has_one(agent_site):
     site, verifier = agent_site
     del site["projects/delta.md"]
     site["articles/secret-draft.md"] = b"# Secret draft title\n"
-    assert verifier(site).check_agent_surfaces(site.__getitem__, []) == [
+    assert verifier(site).check_agent_surfaces(site.__getitem__, [], {}) == [
         "articles/secret-draft.md: a markdown twin for draft articles/secret-draft.md",
         "articles/secret-draft.md: no API document for this twin",
         "projects/delta.md: no twin",
@@ -198,15 +206,14 @@ def test_every_item_has_one_twin_and_no_draft_has_one(agent_site):
 
 def test_llms_full_must_hold_every_published_item_once(agent_site):
     site, verifier = agent_site
-    text = site["llms-full.txt"]
-    first = text.index(b"\n---\n\n")
-    site["llms-full.txt"] = text[:first]  # the summary alone
-    [problem] = verifier(site).check_agent_surfaces(site.__getitem__, ["llms-full.txt"])
+    check = verifier(site).check_agent_surfaces
+    [problem] = check(site.__getitem__, ["llms-full.txt"], layouts(site, twins=[]))  # the summary alone
     assert problem.startswith(
         "llms-full.txt: holds 0 items, not the 8 published (not published: []; missing:"
     )
-    site["llms-full.txt"] = text + text[first:]  # every twin twice
-    assert verifier(site).check_agent_surfaces(site.__getitem__, ["llms-full.txt"])
+    twice = layouts(site)
+    twice["llms-full.txt"]["parts"] *= 2
+    assert check(site.__getitem__, ["llms-full.txt"], twice)
 
 
 def test_every_catalog_link_must_resolve_on_the_site(agent_site):
@@ -215,7 +222,7 @@ def test_every_catalog_link_must_resolve_on_the_site(agent_site):
     catalog["linkset"][0]["item"] = [{"href": f"{BASE}/api/v2.json"}, {"href": "https://elsewhere.example/"}]
     catalog["linkset"][0]["anchor"] = BASE
     site[".well-known/api-catalog"] = json.dumps(catalog).encode()
-    assert verifier(site).check_agent_surfaces(site.__getitem__, [".well-known/api-catalog"]) == [
+    assert verifier(site).check_agent_surfaces(site.__getitem__, [".well-known/api-catalog"], {}) == [
         f".well-known/api-catalog: anchor '{BASE}' is not the API base",
         f".well-known/api-catalog: links to {BASE}/api/v2.json, which no built file serves",
         ".well-known/api-catalog: item 'https://elsewhere.example/' is not on the site",
