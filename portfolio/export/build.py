@@ -255,7 +255,7 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
             # The previous build's checks hold for what this one keeps of it.
             checked = drafts_key == manifest.get("drafts") and base_url == manifest.get("base_url")
             verifier = Verifier(base_url, files, json.loads(openapi_of(carried, out_dir)), drafts)
-            problems, written, stats = [], [], {}
+            problems, written, stats, new_checked = [], [], {}, set()
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
@@ -272,13 +272,18 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                         stats[rendered.path] = rendered.stat
                         if rendered.layout:
                             parts.made[rendered.path] = rendered.layout
+                        if rendered.new_checked:
+                            new_checked.add(rendered.path)
             host_written = [
                 name for name, text in host_files.items() if not place(text.encode(), name, output)[0]
             ]
             with phases("verify"):
                 same_checks = in_place and checked and files == set(previous) | set(host_files)
                 if same_checks or len(files) < BACKGROUND_CHECK_MIN:
-                    problems += verifier.check_site(output.read, set(written) if same_checks else None)
+                    # With the same files, a list remade from its previous one had its new items
+                    # checked as they were made, links included.
+                    changed = set(written) - new_checked if same_checks else None
+                    problems += verifier.check_site(output.read, changed)
                     across = list  # nothing to wait for
                 else:  # the whole site's links (0.4 s at L): on the other core, beside the rest
                     across = in_background(verifier.check_site, output.read)

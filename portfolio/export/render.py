@@ -75,6 +75,7 @@ class Rendered:
     reused: bool  # same bytes as the previous build: kept or hard-linked, not rewritten
     stat: tuple  # (size, mtime_ns) of the file as the finished build holds it, for its manifest
     layout: dict | None = None  # of a file made of pieces, for the next build (Parts)
+    new_checked: bool = False  # only its new pieces were checked (Assembly)
 
 
 _handler = None
@@ -434,14 +435,16 @@ class Assembly:
             self._copy()
             self._write()
             stat = os.fstat(self._open())
+        # The rest of the previous file passed the same checks when it was built.
+        new_checked = check is not None and self.view is not None and self.parts.checked and not self.whole
         if check is None:
             problems = []
-        elif self.view is not None and self.parts.checked and not self.whole:
-            problems = check(None, self.fresh)  # the rest passed when the previous file was built
+        elif new_checked:
+            problems = check(None, self.fresh)
         else:
             problems = check(self.output.read(self.path), None)
         layout = {"key": self.parts.key, "stat": [stat.st_size, stat.st_mtime_ns], "parts": self.layout}
-        return Rendered(self.path, reused, (stat.st_size, stat.st_mtime_ns), layout), problems
+        return Rendered(self.path, reused, (stat.st_size, stat.st_mtime_ns), layout, new_checked), problems
 
     def close(self):
         if self.view is not None:

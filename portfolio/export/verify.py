@@ -157,9 +157,12 @@ class Verifier:
                 return [*problems, f"{path}: an item is not JSON ({exc})"]
             problems += self.check_api_json(path, {"count": len(items), LIST_KEYS[path]: items})
         elif path == "llms.txt":  # items of its last section
-            for line in body.decode("utf-8", "replace").split("\n"):
+            text = body.decode("utf-8", "replace")
+            for line in text.split("\n"):
                 if line and not LLMS_ITEM.fullmatch(line):
                     problems.append(f"{path}: expected a '- [name](url): notes' item; got {line[:80]!r}")
+            for match in LINK_SOURCES[path].finditer(text):
+                problems += self.check_link(path, html.unescape(match["url"]))
         return problems
 
     def draft_leaks(self, path, body):
@@ -231,8 +234,9 @@ class Verifier:
 
     def check_site(self, read, changed=None):
         """Checks across files; `read(path)` returns a built file's bytes. `changed`: when the
-        build has the same files, drafts and address as the previous one, the files whose bytes
-        changed; a file that did not is left, as it passed then and would pass now."""
+        build has the same files, drafts and address as the previous one, the files to look at:
+        those whose bytes changed, but for a list whose new items were checked as they were made
+        (check_pieces). A file that did not change is left, as it passed then and would pass now."""
         problems = [
             f"{path}: a file for draft articles/{slug}.md"
             for slug, _ in self.drafts

@@ -12,6 +12,7 @@ FILES = {
     "index.html",
     "articles.html",
     "articles/kept.html",
+    "articles/kept.md",
     "api/v1/articles.json",
     "api/v1/articles/kept.json",
 }
@@ -143,6 +144,7 @@ LLMS_ITEM = "\n- [Kept](https://portfolio.test/articles/kept.md): D"
         ("api/v1/articles.json", json.dumps({**GOOD_ITEM, "url": f"{BASE}/gone"}), "no built file serves"),
         ("api/v1/articles.json", '{"slug":', "an item is not JSON"),
         ("llms.txt", LLMS_ITEM + "\n## Oops", "expected a '- [name](url): notes' item"),
+        ("llms.txt", "\n- [Gone](https://portfolio.test/articles/gone.md): D", "no built file serves"),
     ],
 )
 def test_new_pieces_of_a_list_are_checked_as_its_items(verifier, path, piece, problem):
