@@ -30,6 +30,7 @@ from collections import Counter
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 from django.conf import settings
 from django.test.utils import override_settings
@@ -135,8 +136,10 @@ def remove_leftovers(out_dir):
     for entry in out_dir.parent.iterdir():
         if entry.name.startswith(temp_prefix(out_dir)) and entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
-    for path in manifest_path(out_dir), quick.plan_path(out_dir), quick.parts_path(out_dir):
+    for path in manifest_path(out_dir), quick.plan_path(out_dir):
         path.with_name(path.name + ".tmp").unlink(missing_ok=True)
+    for path in quick.layouts_path(out_dir).glob("*.tmp"):
+        path.unlink(missing_ok=True)
 
 
 def load_manifest(out_dir):
@@ -260,8 +263,7 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
                 sizes = {path: entry[1] for path, entry in previous.items()}
-                layouts = {} if full else read_record(quick.parts_path(out_dir))
-                parts = Parts(layouts, output.previous, sizes, checked, key_of.site)
+                parts = Parts(None if full else output.previous, sizes, checked, key_of.site)
                 # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
                 results = render_all(to_render, output, verifier, workers, progress, sizes, paths, parts)
                 with closing(results):
@@ -294,7 +296,7 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                         problems += verifier.draft_leaks(target.path, output.read(target.path))
             if problems:
                 raise BuildFailed(problems)
-            entries, size = manifest_entries(targets, keys, stats, previous)
+            entries, size = manifest_entries(carried, to_render, keys, stats, previous)
             with signals_held():  # the folder and its manifest change together
                 if in_place:
                     update_in_place(tmp, out_dir, written + host_written, stale=set(previous) - files)
@@ -306,7 +308,7 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                                          "host_files": host_stats})  # fmt: skip
                 if new_plan != previous_plan:  # 3 MB at L, the same after most edits
                     write_record(quick.plan_path(out_dir), new_plan)
-                write_record(quick.parts_path(out_dir), parts.kept(t.path for t in carried))
+                write_layouts(out_dir, parts.made, files)
                 for path in quick.legacy_records(out_dir):
                     path.unlink(missing_ok=True)
         finally:
@@ -332,17 +334,13 @@ IN_PLACE_MAX = 1000
 BACKGROUND_CHECK_MIN = 1000
 
 
-def manifest_entries(targets, keys, stats, previous):
+def manifest_entries(carried, rendered, keys, stats, previous):
     """({path: [key, size, mtime_ns]}, total bytes) of the new build: `stats` holds the rendered
-    files' stats, a carried file's is the one carry_over() compared with the manifest (a link or a
-    copy into a new folder keeps it)."""
-    entries, size = {}, 0
-    for target in targets:
-        path = target.path
-        file_size, mtime_ns = stats[path] if path in stats else previous[path][1:]
-        entries[path] = [keys[path], file_size, mtime_ns]
-        size += file_size
-    return entries, size
+    files' stats; a carried file's entry is the previous build's (the same key, and the file as
+    recorded: carry_over(); a link or a copy into a new folder keeps its stat)."""
+    entries = {target.path: previous[target.path] for target in carried}
+    entries.update((target.path, [keys[target.path], *stats[target.path]]) for target in rendered)
+    return entries, sum(entry[1] for entry in entries.values())
 
 
 def update_in_place(stage, out_dir, written, stale):
@@ -464,6 +462,18 @@ def altered_files(out_dir, previous):
         if stat.st_size != entry[1] or stat.st_mtime_ns != entry[2]:
             altered.add(path)
     return altered
+
+
+def write_layouts(out_dir, made, files):
+    """Keep the layouts `made` now for the next build; a carried file's stays, a file no longer
+    built loses its."""
+    folder = quick.layouts_path(out_dir)
+    folder.mkdir(exist_ok=True)
+    for path, layout in made.items():
+        write_record(quick.layout_path(out_dir, path), layout)
+    for record in folder.iterdir():
+        if unquote(record.name) not in files:
+            record.unlink(missing_ok=True)
 
 
 def write_manifest(out_dir, manifest):

@@ -120,11 +120,8 @@ def is_global(target):
 
 
 def hash_of(*parts):
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(str(part).encode())
-        digest.update(b"\0")
-    return digest.hexdigest()
+    """A hash of the parts' text, each ended by a NUL (an edit's build hashes 10,000 items)."""
+    return hashlib.sha256("\0".join(map(str, parts)).encode() + b"\0").hexdigest()
 
 
 def code_hash():

@@ -17,6 +17,7 @@ import marshal
 import os
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 MANIFEST_VERSION = 2
 # Files whose bytes decide how every URL renders (the build hashes them: plan.code_hash).
@@ -34,15 +35,22 @@ def plan_path(out_dir):
     return out_dir.parent / f".{out_dir.name}.plan"
 
 
-def parts_path(out_dir):
-    """Where the parts of llms-full.txt sit in it, kept for the next build (render.Parts)."""
-    return out_dir.parent / f".{out_dir.name}.parts"
+def layouts_path(out_dir):
+    """The folder of layouts: where the pieces of each file made of pieces sit in it, a record
+    per file (layout_path), kept for the next build (render.Parts)."""
+    return out_dir.parent / f".{out_dir.name}.layouts"
+
+
+def layout_path(out_dir, path):
+    return layouts_path(out_dir) / quote(path, safe="")
 
 
 def legacy_records(out_dir):
-    """The records of builds before MANIFEST_VERSION 2 (JSON), which a build removes once it has
-    written its own: their folder is a previous build all the same."""
-    return [out_dir.parent / f".{out_dir.name}.{name}.json" for name in ("manifest", "plan", "parts")]
+    """Records of earlier builds, which a build removes once it has written its own: the JSON
+    records before MANIFEST_VERSION 2 (their folder is a previous build all the same), and the
+    one record of every file's layout, which each build read and wrote whole."""
+    json_records = [out_dir.parent / f".{out_dir.name}.{name}.json" for name in ("manifest", "plan", "parts")]
+    return [*json_records, out_dir.parent / f".{out_dir.name}.parts"]
 
 
 def is_build(out_dir):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from io import BytesIO
 from itertools import groupby
 from operator import attrgetter
+from pathlib import Path
 
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
@@ -38,6 +39,7 @@ from django.urls import ResolverMatch, resolve
 from portfolio.workers import worker_pool
 
 from .plan import is_global
+from .quick import layout_path, read_record
 
 
 class RenderError(Exception):
@@ -281,15 +283,15 @@ def assemble_listing(target, listing, output, check, parts):
 class Parts:
     """Where each piece of the files made of pieces sits in them, kept for the next build: the
     parts (built files) of a file made from built files, the items of a list (Listing).
-    `previous`: {path: {"key": the site's key, "stat": [size, mtime_ns], "parts": [[part or
-    item key, offset, length]...]}} as the last build left it; `folder`: that build's; `key`:
-    the site's key now (plan.Keys.site: the code, the address, site.yaml), which an item's
-    bytes depend on besides its own key; `sizes`: {path: bytes} of its files, which a part's
-    length must match; `checked`: its checks still hold (the same drafts and address), so only
-    what is new in a file needs checking."""
+    `folder`: the previous build's, whose layouts (quick.layout_path: {"key": the site's key,
+    "stat": [size, mtime_ns], "parts": [[part or item key, offset, length]...]}) are read as
+    its files are made again; `key`: the site's key now
+    (plan.Keys.site: the code, the address, site.yaml), which an item's bytes depend on besides
+    its own key; `sizes`: {path: bytes} of its files, which a part's length must match;
+    `checked`: its checks still hold (the same drafts and address), so only what is new in a
+    file needs checking. `made`: {path: layout} of the files made now."""
 
-    def __init__(self, previous=None, folder=None, sizes=None, checked=False, key=None):
-        self.previous = previous or {}
+    def __init__(self, folder=None, sizes=None, checked=False, key=None):
         self.folder = folder
         self.sizes = sizes or {}
         self.checked = checked
@@ -298,8 +300,9 @@ class Parts:
 
     def assembly(self, path, output, staged):
         """An Assembly of `path`, on the previous `path` where it is the file its layout describes."""
-        layout, old, where = self.previous.get(path), None, {}
-        if isinstance(layout, dict) and self.folder and layout.get("key") == self.key:
+        layout = read_record(layout_path(Path(self.folder), path)) if self.folder else {}
+        old, where = None, {}
+        if layout and layout.get("key") == self.key:
             try:
                 old = os.open(os.path.join(self.folder, path), os.O_RDONLY)
                 stat = os.fstat(old)
@@ -312,10 +315,6 @@ class Parts:
                 old = None
         sizes = {part: size for part, size in self.sizes.items() if part in where and part not in staged}
         return Assembly(self, path, output, staged, old, where, sizes)
-
-    def kept(self, carried):
-        """What to keep for the next build: the layouts made now, and those of carried files."""
-        return {**{path: self.previous[path] for path in carried if path in self.previous}, **self.made}
 
 
 class Assembly:

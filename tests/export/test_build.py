@@ -3,6 +3,7 @@
 import io
 import json
 import os
+from urllib.parse import unquote
 
 import pytest
 
@@ -168,7 +169,7 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     site()
     out = tmp_path / "site"
     path = "llms-full.txt"
-    layout = quick.read_record(quick.parts_path(out))[path]
+    layout = quick.read_record(quick.layout_path(out, path))
     body = (out / path).read_bytes()
     twins = sorted(str(p.relative_to(out)) for p in out.glob("*/*.md"))
     assert sorted(part for part, _, _ in layout["parts"]) == twins
@@ -183,13 +184,25 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     site()
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
     # Places that do not fit the twins' sizes (a record from elsewhere) are not sliced either.
-    kept = quick.read_record(quick.parts_path(out))
-    for part in kept[path]["parts"]:
+    kept = quick.read_record(quick.layout_path(out, path))
+    for part in kept["parts"]:
         part[2] -= 1
-    quick.write_record(quick.parts_path(out), kept)
+    quick.write_record(quick.layout_path(out, path), kept)
     apply(content_dir, {"articles/first-post.md": (None, "Another body.", "A third body.")})
     site()
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
+
+
+def test_each_file_made_of_pieces_keeps_its_own_layout(site, tmp_path):
+    """One record per file (an edit reads only those of the files it makes again); a record of
+    a file the build no longer writes is removed."""
+    out = tmp_path / "site"
+    site()
+    quick.write_record(quick.layout_path(out, "gone/list.html"), {"parts": []})
+    site(full=True)
+    kept = sorted(unquote(record.name) for record in quick.layouts_path(out).iterdir())
+    assert kept == ["api/v1/articles.json", "api/v1/projects.json", "articles.html", "llms-full.txt",
+                    "llms.txt", "projects.html"]  # fmt: skip
 
 
 @pytest.mark.parametrize("path", ["articles.html", "api/v1/articles.json", "llms.txt"])
@@ -198,17 +211,17 @@ def test_a_list_is_remade_from_its_previous_items(site, content_dir, tmp_path, p
     at the places recorded: only the edited item is rendered again."""
     site()
     out = tmp_path / "site"
-    kept = quick.read_record(quick.parts_path(out))
-    slugs = [key[0] for key, _, _ in kept[path]["parts"]]
+    kept = quick.read_record(quick.layout_path(out, path))
+    slugs = [key[0] for key, _, _ in kept["parts"]]
     assert slugs == ["unicode-post", "crlf-post", "same-day", "first-post"]
     # Mark an item that the edit leaves alone, in place, as if the previous build had written it so.
     body = (out / path).read_bytes()
-    _key, offset, length = kept[path]["parts"][2]
+    _key, offset, length = kept["parts"][2]
     marked = body[offset : offset + length].replace(b"Same day", b"SAME DAY")
     (out / path).write_bytes(body[:offset] + marked + body[offset + length :])
     stat = os.stat(out / path)
-    kept[path]["stat"] = [stat.st_size, stat.st_mtime_ns]
-    quick.write_record(quick.parts_path(out), kept)
+    kept["stat"] = [stat.st_size, stat.st_mtime_ns]
+    quick.write_record(quick.layout_path(out, path), kept)
     apply(content_dir, {"articles/unicode-post.md": (None, "Ünïcode ✓ 日本語", "Retitled")})
     site()
     remade = (out / path).read_bytes()
