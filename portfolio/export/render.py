@@ -268,12 +268,8 @@ def assemble_listing(target, listing, output, check, parts):
     try:
         missing = [i for i, key in enumerate(listing.keys) if key not in made.where]
         head, fresh, tail = listing.render(missing)
-        fresh = iter(fresh)
         made.text(head, fresh="file")
-        for i, key in enumerate(listing.keys):
-            if i and listing.separator:
-                made.text(listing.separator, fresh=None)
-            made.item(key, None if key in made.where else next(fresh))
+        made.items(listing.keys, iter(fresh), listing.separator)
         made.text(tail, fresh="file")
         return made.finish(check and (lambda body, pieces: check(target, body, pieces)))
     finally:
@@ -313,8 +309,7 @@ class Parts:
             if not where and old is not None:
                 os.close(old)
                 old = None
-        sizes = {part: size for part, size in self.sizes.items() if part in where and part not in staged}
-        return Assembly(self, path, output, staged, old, where, sizes)
+        return Assembly(self, path, output, staged, old, where)
 
 
 class Assembly:
@@ -328,11 +323,11 @@ class Assembly:
 
     FLUSH = 1 << 20  # bytes of new pieces held before they are written
 
-    def __init__(self, parts, path, output, staged, old, where, sizes):
+    def __init__(self, parts, path, output, staged, old, where):
         self.parts, self.path, self.output, self.staged = parts, path, output, staged
         self.old = old  # the previous file's descriptor, or None
         self.view = mmap.mmap(old, 0, access=mmap.ACCESS_READ) if old is not None else None
-        self.where, self.sizes = where, sizes  # the parts it holds as they are
+        self.where = where  # {part or item key: (offset, length)} in the previous file
         self.expect = 0 if old is not None else None  # where the previous file would go on
         self.copy = None  # [start, end] of the previous file, to copy next
         self.new, self.new_size = [], 0  # new pieces, to write next
@@ -351,8 +346,9 @@ class Assembly:
         self.size += len(data)
 
     def part(self, path):
+        """A built file, from the previous file where it is there as the previous build left it."""
         offset, length = self.where.get(path, (0, None))
-        if length is not None and length == self.sizes.get(path):
+        if length is not None and length == self.parts.sizes.get(path) and path not in self.staged:
             self._carry(offset, length)
         else:
             data = self.output.read(path, self.staged)
@@ -361,16 +357,34 @@ class Assembly:
         self.layout.append([path, self.size, length])
         self.size += length
 
-    def item(self, key, data=None):
-        """A list's item: `data`, or (None) the previous file's item of the same key."""
-        if data is None:
-            offset, length = self.where[key]
-            self._carry(offset, length)
-        else:
-            self._add(data, None)
-            length = len(data)
-        self.layout.append([key, self.size, length])
-        self.size += length
+    def items(self, keys, fresh, separator):
+        """A list's items, `separator` between two: each the previous file's item of the same
+        key, else the next of `fresh`. 10,000 at a time: a run the previous file holds in the
+        same order only lengthens the copy."""
+        where, layout, view = self.where, self.layout, self.view
+        step = len(separator)
+        for i, key in enumerate(keys):
+            if i and step:
+                copy, expect = self.copy, self.expect
+                if copy and copy[1] == expect and not self.new and view[expect : expect + step] == separator:
+                    copy[1] = self.expect = expect + step
+                    self.size += step
+                else:
+                    self.text(separator, fresh=None)
+            found = where.get(key)
+            if found is None:
+                data = next(fresh)
+                self._add(data, None)
+                length = len(data)
+            else:
+                offset, length = found
+                copy = self.copy
+                if copy and copy[1] == offset and not self.new:
+                    copy[1] = self.expect = offset + length
+                else:
+                    self._carry(offset, length)
+            layout.append([key, self.size, length])
+            self.size += length
 
     def _carry(self, start, length):
         if self.new:
