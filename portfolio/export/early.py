@@ -9,7 +9,9 @@ site's import: 0.1-0.2 s). This happens only where the build would import: a com
 quick.parse() reads, without --full, into a new folder or a previous build's, with the lock
 free (kept for the build: build_lock). Otherwise, or if the child dies, the build imports.
 
-Standard library only until then: manage.py imports this before Django.
+The no-change check (quick.Check) runs beside Django's start, with the lock taken here first:
+when it finds nothing to build, nothing is imported. Standard library only until then:
+manage.py imports this before Django.
 """
 
 import fcntl
@@ -52,35 +54,28 @@ class Started:
         return value if kind == "done" else None
 
 
-def start(argv):
-    """manage.py's hook, once quick.main(argv) found something to build."""
-    if argv[1:2] != ["distill-local"] or "--full" in argv or not hasattr(os, "fork"):
-        return
-    options = quick.parse(argv[2:])
-    if options is None:
-        return
-    out_dir = options.output_dir
-    if out_dir.exists() and not quick.is_build(out_dir):
-        return  # not a previous build: the build may refuse the folder, and must not import
-    try:
-        lock = open(quick.lock_path(out_dir), "a+")
-    except OSError:
-        return
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        lock.close()  # another build holds the folder: this one waits or fails before importing
-        return
+def start(held, check):
+    """manage.py's hook, with the lock `held` (locked()) and the no-change `check` running beside
+    (a quick.Check): the check's summary line if there is nothing to build, else None, with
+    the import started."""
+    options, lock = held
     import django
     from django.apps import apps
     from django.conf import settings
 
+    # The check ran beside Django's first imports (at 10,000 articles, its stats take about as
+    # long); its answer decides whether to start Django at all.
+    summary = check.result()
+    if summary is not None:
+        lock.close()
+        return summary
     urlconf = settings.ROOT_URLCONF
     settings.ROOT_URLCONF = NoURLs  # so django-distill's ready() imports no view
     try:
         django.setup()
     finally:
         settings.ROOT_URLCONF = urlconf
+    out_dir = options.output_dir
     reader, writer = os.pipe()
     parent = os.getpid()
     pid = os.fork()
@@ -95,6 +90,31 @@ def start(argv):
     os.close(writer)
     _started[out_dir] = Started(pid, reader, lock)
     apps.get_app_config("django_distill").ready()  # now the URLs, from the real urlconf
+    return None
+
+
+def locked(argv):
+    """(options, the output folder's lock, taken) where the build would import: a command line
+    quick.parse() reads, without --full, into a new folder or a previous build's, with the lock
+    free. Else None."""
+    if argv[1:2] != ["distill-local"] or "--full" in argv or not hasattr(os, "fork"):
+        return None
+    options = quick.parse(argv[2:])
+    if options is None:
+        return None
+    out_dir = options.output_dir
+    if out_dir.exists() and not quick.is_build(out_dir):
+        return None  # not a previous build: the build may refuse the folder, and must not import
+    try:
+        lock = open(quick.lock_path(out_dir), "a+")
+    except OSError:
+        return None
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()  # another build holds the folder: this one waits or fails before importing
+        return None
+    return options, lock
 
 
 def take(out_dir):

@@ -340,11 +340,15 @@ def test_django_distills_usual_options_are_accepted(tmp_path):
 
 def test_a_rebuild_with_no_change_is_answered_before_django_starts(tmp_path):
     """The fingerprint in the manifest: equal inputs and untouched output answer at once, any
-    difference (content, settings, an output file) runs the real build, which puts it right."""
+    difference (content, settings, an output file) runs the real build, which puts it right.
+    The check runs in a child while Django's first modules load (quick.Check); its answer comes
+    before the models."""
     content, out, db = write_content(tmp_path / "content"), tmp_path / "site", tmp_path / "db.sqlite3"
     assert distill_local(content, out, db, "--workers", "1").returncode == 0
-    answered = distill_local(content, out, db, "--workers", "1")
+    answered = distill_local(content, out, db, "--workers", "1", env={"PYTHONPROFILEIMPORTTIME": "1"})
     assert answered.returncode == 0 and "nothing changed since the last build" in answered.stdout
+    imported = {line.rsplit("|", 1)[1].strip() for line in answered.stderr.splitlines() if "|" in line}
+    assert "django.core.management" in imported and "django.db.models" not in imported
     index = out / "index.html"
     before = index.read_bytes()
     index.write_bytes(b"tampered")  # an output file not as recorded: rebuilt from the database
