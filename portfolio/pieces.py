@@ -15,7 +15,8 @@ from django.template.loader import render_to_string
 
 # Marks where each item of a template's list starts, and where the list ends ({{ cut }} in the
 # template; empty, and so invisible, when the page is served). A NUL cannot come from the content:
-# YAML refuses it, and list items show front matter only.
+# the loader refuses control characters in front matter (loader.CONTROL_RE), which is all that
+# list items and the page around them show.
 CUT = "\0"
 # Up to this many items are read by their slugs; more, and it reads them all (one query, within
 # every database's limit on parameters).
