@@ -193,6 +193,24 @@ def test_llms_full_is_remade_from_its_previous_bytes_only_where_they_still_hold(
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
 
 
+def test_lists_with_no_items_and_then_one(site, content_dir, tmp_path):
+    """A list made of pieces with no item is its page saying so; its first item, and its last
+    removed, are edits like any other (incremental equals full)."""
+    for path in [*(content_dir / "articles").glob("*.md"), *(content_dir / "projects").glob("*.md")]:
+        path.unlink()
+    out = tmp_path / "site"
+    site()
+    assert b"No articles yet." in (out / "articles.html").read_bytes()
+    assert json.loads((out / "api/v1/projects.json").read_bytes()) == {"count": 0, "projects": []}
+    for change in ({"articles/first.md": article("First", date="2026-01-01")},
+                   {"projects/first.md": project("First", date="2026-01-01")},
+                   {"articles/first.md": None}):  # fmt: skip
+        apply(content_dir, change)
+        site()
+        assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir), change
+    assert b"No articles yet." in (out / "articles.html").read_bytes()
+
+
 def test_each_file_made_of_pieces_keeps_its_own_layout(site, tmp_path):
     """One record per file (an edit reads only those of the files it makes again); a record of
     a file the build no longer writes is removed."""
