@@ -15,7 +15,7 @@ def main():
     # child while Django starts here. Otherwise the check runs first, here (a rebuild with
     # nothing to do needs no Django).
     held = early.locked(sys.argv)
-    check = quick.Check.start(sys.argv) if held else None
+    checked = early.check(sys.argv) if held else None
     if not held and quick.main(sys.argv):
         return
     from django.core.management import execute_from_command_line
@@ -32,7 +32,7 @@ def main():
     # Marked missing, DRF goes on without them, as it does where psycopg is not installed.
     sys.modules.setdefault("django.contrib.postgres.fields", None)
     if held:
-        summary = early.start(held, check)  # the import, on the other core while Django starts
+        summary = early.start(held, checked)  # the import, on the other core while Django starts
         if summary:
             sys.stdout.write(summary + "\n")
             sys.stdout.flush()

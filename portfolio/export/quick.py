@@ -6,9 +6,9 @@ on: the settings, the content folder's files and the code's files (path, size an
 as the importer and the build compare them) and the stat of every file it wrote. When
 `manage.py distill-local` finds the same fingerprint and every output file as recorded, it prints
 "Up to date" and exits without starting Django; anything else (a difference, a build holding the
-lock, an option it does not know) runs the full build, which decides. The check runs in a child
-process (Check) while Django's first modules load, so that a build does not wait for its stats
-before starting. Standard library only.
+lock, an option it does not know) runs the full build, which decides. manage.py runs the check in
+a child process while Django's first modules load (early.check), so that a build does not wait
+for its stats before starting. Standard library only.
 """
 
 import argparse
@@ -146,7 +146,7 @@ class Taken:
     """What a check that found changes read, for the build of the same folder that follows in
     this process (manage.py runs one command), which would otherwise read it all again: the
     fingerprint (0.075 s at 11,000 content files), the content files' stats (the importer's),
-    and the manifest (2.6 MB at L; its bytes, as a Check sends it) with the stat of its file
+    and the manifest (2.6 MB at L; its bytes, when a check sends it) with the stat of its file
     when read."""
 
     def __init__(self, inputs, stats, manifest=None, manifest_stat=None):
@@ -210,44 +210,50 @@ def parse(argv):
 
 def up_to_date(argv, held=False):
     """The summary line when `distill-local argv` would change nothing, else None. What it read
-    is kept for the build (taken()). `held`: in a Check, whose parent holds the lock (the
-    manifest is kept as its bytes, for the pipe)."""
+    is kept for the build (taken()). `held`: the caller's process holds the folder's lock, and
+    hands what was read to another process (the manifest is kept as its bytes, for the pipe)."""
     options = parse(argv)
     out_dir = options and options.output_dir
     if out_dir is None or not out_dir.is_dir():
         return None
+    if held:
+        return unchanged(out_dir, keep_bytes=True)
     try:
         lock = open(lock_path(out_dir), "a+")
     except OSError:
         return None
     with lock:
         try:
-            if not held:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a build running: let it decide
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a build running: let it decide
         except BlockingIOError:
             return None
-        try:
-            with open(manifest_path(out_dir), "rb") as handle:
-                stat = os.fstat(handle.fileno())
-                data = handle.read()
-                manifest = marshal.loads(data)
-        except (OSError, EOFError, ValueError, TypeError):
-            return None
-        if not isinstance(manifest, dict) or manifest.get("version") != MANIFEST_VERSION:
-            return None
-        settings, stats = load_settings(), {}
-        inputs = fingerprint(settings, settings, stats)
-        kept = data if held else manifest
-        _taken[out_dir] = Taken(inputs, stats, kept, (stat.st_size, stat.st_mtime_ns))
-        if manifest.get("inputs") != inputs or not inputs:
-            return None
-        files = manifest["files"]
-        recorded = {name: entry[1:] for name, entry in files.items()}
-        if file_stats(out_dir, recorded) != recorded:
-            return None
-        hosts = manifest.get("host_files", {})
-        if not hosts or file_stats(out_dir, hosts) != hosts:
-            return None
+        return unchanged(out_dir)
+
+
+def unchanged(out_dir, keep_bytes=False):
+    """up_to_date() for `out_dir`, its lock held."""
+    try:
+        with open(manifest_path(out_dir), "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            data = handle.read()
+            manifest = marshal.loads(data)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("version") != MANIFEST_VERSION:
+        return None
+    settings, stats = load_settings(), {}
+    inputs = fingerprint(settings, settings, stats)
+    kept = data if keep_bytes else manifest
+    _taken[out_dir] = Taken(inputs, stats, kept, (stat.st_size, stat.st_mtime_ns))
+    if manifest.get("inputs") != inputs or not inputs:
+        return None
+    files = manifest["files"]
+    recorded = {name: entry[1:] for name, entry in files.items()}
+    if file_stats(out_dir, recorded) != recorded:
+        return None
+    hosts = manifest.get("host_files", {})
+    if not hosts or file_stats(out_dir, hosts) != hosts:
+        return None
     size = sum(entry[1] for entry in files.values())
     return (
         f"Up to date: {len(files) + len(hosts)} files ({size / 1e6:.1f} MB), nothing changed "
@@ -255,57 +261,18 @@ def up_to_date(argv, held=False):
     )
 
 
-class Check:
-    """up_to_date() in a child process, while manage.py starts Django beside it: at 10,000
-    articles it stats 11,000 content files (70 ms), which an edit's build would otherwise wait
-    for before starting Django. The answer comes back through a pipe: the summary line when
-    nothing changed, else what the check read, for the build (taken())."""
-
-    def __init__(self, pid, reader):
-        self.pid, self.reader = pid, reader
-
-    @classmethod
-    def start(cls, argv):
-        """The check of manage.py's command line `argv` (a distill-local without --full), whose
-        output folder's lock this process holds (early.locked)."""
-        load_settings()  # which Django imports here next: once, before the fork
-        reader, writer = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: check, answer, and leave without Python's teardown
-            os.close(reader)
-            try:
-                answer = check_answer(argv[2:])
-                with os.fdopen(writer, "wb") as handle:
-                    handle.write(marshal.dumps(answer))
-            finally:
-                os._exit(0)
-        os.close(writer)
-        return cls(pid, reader)
-
-    def result(self):
-        """The summary line when nothing changed, else None (the build decides). Once."""
-        with os.fdopen(self.reader, "rb") as reader:
-            data = reader.read()
-        os.waitpid(self.pid, 0)
-        try:
-            summary, taken = marshal.loads(data)
-        except (EOFError, ValueError, TypeError):  # the check died
-            return None
-        if taken:
-            out_dir, inputs, stats, manifest, manifest_stat = taken
-            _taken[Path(out_dir)] = Taken(inputs, stats, manifest, tuple(manifest_stat))
-        return summary
-
-
 def check_answer(argv):
-    """In a Check's child: (summary or None, what the check read or None), in marshal's types."""
+    """up_to_date(argv) for a process that holds the output folder's lock (early.check): (the
+    summary line or None, {output folder: Taken} of what it read, for that process's taken())."""
     try:
-        summary = up_to_date(argv, held=True)
+        return up_to_date(argv, held=True), dict(_taken)
     except Exception:  # noqa: BLE001 - whatever it is, the real command reports it properly
-        return None, None
-    for out_dir, taken in _taken.items():
-        return summary, [str(out_dir), taken.inputs, taken.stats, taken._manifest, list(taken._manifest_stat)]
-    return summary, None
+        return None, {}
+
+
+def remember(read):
+    """Keep what a check in another process read (check_answer), for the build (taken())."""
+    _taken.update(read)
 
 
 def main(argv):

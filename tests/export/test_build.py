@@ -359,7 +359,7 @@ def test_django_distills_usual_options_are_accepted(tmp_path):
 def test_a_rebuild_with_no_change_is_answered_before_django_starts(tmp_path):
     """The fingerprint in the manifest: equal inputs and untouched output answer at once, any
     difference (content, settings, an output file) runs the real build, which puts it right.
-    The check runs in a child while Django's first modules load (quick.Check); its answer comes
+    The check runs in a child while Django's first modules load (early.check); its answer comes
     before the models."""
     content, out, db = write_content(tmp_path / "content"), tmp_path / "site", tmp_path / "db.sqlite3"
     assert distill_local(content, out, db, "--workers", "1").returncode == 0
