@@ -108,7 +108,7 @@ def start(held, checked):
     finally:
         settings.ROOT_URLCONF = urlconf
     out_dir = options.output_dir
-    _started[out_dir] = Started(in_child(run, options, quick.taken(out_dir), os.getpid()), lock)
+    _started[out_dir] = Started(in_child(run, options, os.getpid()), lock)
     apps.get_app_config("django_distill").ready()  # now the URLs, from the real urlconf
     return None
 
@@ -142,8 +142,9 @@ def take(out_dir):
     return _started.pop(out_dir, None)
 
 
-def run(options, taken, parent):
-    """In the child: migrate and import. ("done", ImportResult), ("invalid", errors), or
+def run(options, parent):
+    """In the child: migrate and import (with the stats the no-change check read: quick.taken(),
+    which leaves them to the build in the parent). ("done", ImportResult), ("invalid", errors), or
     ("failed", None) for the build to import again and report what went wrong."""
     from portfolio.workers import in_worker
 
@@ -161,6 +162,7 @@ def run(options, taken, parent):
     progress = None if options.quiet else Progress(sys.stderr, "importing")
     try:
         migrate()
+        taken = quick.taken(options.output_dir)
         result = import_content(settings.CONTENT_DIR, progress=progress, stats=taken and taken.stats)
         return "done", result
     except ContentInvalid as exc:
