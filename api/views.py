@@ -4,6 +4,8 @@ Every view answers GET (and HEAD, OPTIONS); DRF answers any other method with a 
 header. There is no authentication, hence no CSRF check to turn those into 403s.
 """
 
+from operator import itemgetter
+
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpResponse, HttpResponseNotFound
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -15,7 +17,7 @@ from rest_framework.views import APIView
 
 from portfolio.content.loader import SLUG_RE
 from portfolio.content.models import Article, Project, Site, Stack
-from portfolio.pieces import FEW, Listing
+from portfolio.pieces import Listing, in_order
 
 from . import openapi
 from . import serializers as s
@@ -170,13 +172,8 @@ class ListView(ReadView):
 
         def render(indices):
             rows = items.values(*cls.item_serializer.LIST_FIELDS)
-            if len(indices) < len(keys):
-                wanted = [keys[i][0] for i in indices]
-                some = rows.filter(slug__in=wanted) if len(wanted) <= FEW else rows
-                found = {row["slug"]: row for row in some}
-                rows = [found[slug] for slug in wanted]
-            data = view.get_serializer(view.document(list(rows))).data
-            data["count"] = len(keys)
+            rows = in_order(rows, [keys[i][0] for i in indices], len(keys), itemgetter("slug"))
+            data = view.get_serializer({"count": len(keys), cls.name: rows}).data
             # The list is the document's last field: its head and tail are around an empty one.
             head, tail = renderer.render({**data, cls.name: []}).rsplit(b"[]", 1)
             return head + b"[", [renderer.render(item) for item in data[cls.name]], b"]" + tail

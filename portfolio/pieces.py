@@ -9,6 +9,7 @@ articles, rendering the three lists whole was most of a title edit's rebuild.
 """
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import NamedTuple
 
 from django.template.loader import render_to_string
@@ -30,6 +31,18 @@ class Listing(NamedTuple):
     separator: bytes = b""  # between two items
 
 
+def in_order(items, slugs, total, slug_of):
+    """The rows of `items` (a queryset of `total` rows, of models or values()) with these
+    `slugs`, in that order: all of them when every one is asked for, else read by their slugs,
+    or all read and picked when they are more than FEW. `slug_of(row)`: a row's slug."""
+    if len(slugs) == total:
+        return list(items)
+    # Unordered: sorting a few rows by the lists' index scans every published article first.
+    some = items.filter(slug__in=slugs).order_by() if len(slugs) <= FEW else items
+    found = {slug_of(row): row for row in some}
+    return [found[slug] for slug in slugs]
+
+
 def template_listing(request, template, context, name, items):
     """The Listing of a page that shows `items` (a queryset of projects or articles) as
     `context[name]`, through a loop that marks each item with {{ cut }}."""
@@ -40,11 +53,7 @@ def template_listing(request, template, context, name, items):
             return render_to_string(template, {**context, name: []}, request).encode(), [], b""
         # Never an empty list: the page would say there is nothing (its head and tail are needed).
         wanted = [keys[i][0] for i in indices] or [keys[0][0]]
-        if len(wanted) == len(keys):
-            shown = list(items)
-        else:
-            found = items.in_bulk(wanted) if len(wanted) <= FEW else {item.slug: item for item in items}
-            shown = [found[slug] for slug in wanted]
+        shown = in_order(items, wanted, len(keys), attrgetter("slug"))
         text = render_to_string(template, {**context, name: shown, "cut": CUT}, request)
         head, *pieces, tail = text.split(CUT)
         if len(pieces) != len(shown):
