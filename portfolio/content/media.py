@@ -150,7 +150,7 @@ def measure(raw, path):
     try:
         with Image.open(BytesIO(raw)) as image:
             width, height = image.size
-            if image.getexif().get(0x0112) in (5, 6, 7, 8):  # EXIF orientation: shown turned
+            if orientation(image, raw) in (5, 6, 7, 8):  # shown turned a quarter
                 width, height = height, width
             animated = getattr(image, "is_animated", False)
     except UnidentifiedImageError:
@@ -159,6 +159,34 @@ def measure(raw, path):
     except (OSError, Image.DecompressionBombError, ValueError) as exc:
         raise InvalidImage(f"expected a {suffix[1:].upper()} image Pillow can read; {exc}") from None
     return width, height, suffix in RESIZABLE and not animated
+
+
+def orientation(image, raw):
+    """The image's EXIF orientation (0x0112), None if it has none. A PNG's getexif() decodes
+    every pixel first, in case metadata follows them (12 ms for a photo, a second of a large
+    site's import before its workers start): when nothing but image data follows, what opening
+    the file read is all the metadata there is."""
+    if image.format == "PNG" and png_ends_with_data(raw):
+        exif = Image.Image.getexif(image)  # PngImageFile.getexif() without its load()
+    else:  # truncated, or chunks after the data: Pillow reads all of it (and names what is wrong)
+        exif = image.getexif()
+    return exif.get(0x0112)
+
+
+def png_ends_with_data(raw):
+    """Whether a PNG's chunks are whole and, after the first image data (IDAT), are only image
+    data and the end (IEND)."""
+    position, in_data = 8, False
+    while position + 12 <= len(raw):
+        kind = raw[position + 4 : position + 8]
+        position += 12 + int.from_bytes(raw[position : position + 4], "big")
+        if kind == b"IEND":
+            return in_data and position == len(raw)
+        if kind == b"IDAT":
+            in_data = True
+        elif in_data:
+            return False
+    return False
 
 
 def svg_size(raw):

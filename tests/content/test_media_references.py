@@ -1,11 +1,15 @@
 """Media files, images and references at import: what is published, and every rule's error
 (file, line, target)."""
 
+from io import BytesIO
+
 import pytest
 from django.core.management import call_command
+from PIL import Image
 
 from portfolio.content.importer import import_content
 from portfolio.content.loader import ContentInvalid
+from portfolio.content.media import measure
 from portfolio.content.models import Article, MediaFile, Project, Site
 from tests.content_builder import article, project, write_content
 from tests.media_content import MEDIA_FILES, png
@@ -34,6 +38,42 @@ def test_media_files_are_measured_and_hidden_files_skipped(media_site):
         "alpha/small.png": (300, 200, []),
         "diagram.svg": (320, 120, []),
     }
+
+
+def turned(kind):
+    """A 300x200 image whose EXIF orientation (6) shows it turned a quarter, 200x300."""
+    buffer = BytesIO()
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    Image.new("RGB", (300, 200), "#2563eb").save(buffer, kind, exif=exif)
+    return buffer.getvalue()
+
+
+def exif_after_data(raw):
+    """A PNG with its eXIf chunk moved after the image data, where Pillow finds it only by
+    reading every chunk."""
+    chunks, position = [], 8
+    while position < len(raw):
+        length = int.from_bytes(raw[position : position + 4], "big")
+        chunks.append(raw[position : position + 12 + length])
+        position += 12 + length
+    exif = next(chunk for chunk in chunks if chunk[4:8] == b"eXIf")
+    chunks.remove(exif)
+    chunks.insert(-1, exif)  # before IEND
+    return raw[:8] + b"".join(chunks)
+
+
+def test_images_turned_by_their_exif_orientation_are_measured_as_shown():
+    png_turned = turned("PNG")
+    assert png_turned.index(b"eXIf") < png_turned.index(b"IDAT")
+    for raw, name in (
+        (png_turned, "a.png"),
+        (exif_after_data(png_turned), "b.png"),
+        (turned("JPEG"), "c.jpg"),
+        (turned("WEBP"), "d.webp"),
+    ):
+        assert measure(raw, name) == (200, 300, True), name
+    assert measure(png(300, 200), "plain.png") == (300, 200, True)
 
 
 def test_front_matter_images_are_resolved(media_site):
@@ -111,6 +151,10 @@ def test_item_links_become_addresses_and_the_rest_is_left_alone(media_site):
         ({"media/bad name.png": png(10, 10)}, "media/bad name.png: file name: expected names of letters"),
         ({"media/_v/x.png": png(10, 10)}, "media/_v/: file name: expected names of letters"),
         ({"media/broken.png": b"not a png"}, "media/broken.png: image: expected a PNG image; Pillow"),
+        (
+            {"media/cut.png": png(300, 200)[:-30]},
+            "media/cut.png: image: expected a PNG image Pillow can read; image file is truncated",
+        ),
         (
             {"media/blank.svg": b"<svg></svg>"},
             "media/blank.svg: image: expected an SVG with width and height",
