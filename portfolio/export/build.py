@@ -259,13 +259,20 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
             checked = drafts_key == manifest.get("drafts") and base_url == manifest.get("base_url")
             verifier = Verifier(base_url, files, json.loads(openapi_of(carried, out_dir)), drafts)
             problems, written, stats, new_checked = [], [], {}, set()
+            # With the same files, a list remade from its previous one had its new items checked
+            # as they were made, links included: the checks across files look only at the rest.
+            same_checks = in_place and checked and files == set(previous) | set(host_files)
+            small = same_checks or len(files) < BACKGROUND_CHECK_MIN
+            checks = AcrossFiles(verifier, output.read, stats, here=small)
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
                 sizes = {path: entry[1] for path, entry in previous.items()}
                 parts = Parts(None if full else output.previous, sizes, checked, key_of.site)
                 # closing(): an exception here (Ctrl-C) stops the workers before the folder goes.
-                results = render_all(to_render, output, verifier, workers, progress, sizes, paths, parts)
+                results = render_all(
+                    to_render, output, verifier, workers, progress, sizes, paths, parts, checks.start
+                )
                 with closing(results):
                     for rendered, file_problems in results:
                         problems += file_problems
@@ -280,17 +287,11 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                 name for name, text in host_files.items() if not place(text.encode(), name, output)[0]
             ]
             with phases("verify"):
-                same_checks = in_place and checked and files == set(previous) | set(host_files)
-                if same_checks or len(files) < BACKGROUND_CHECK_MIN:
-                    # With the same files, a list remade from its previous one had its new items
-                    # checked as they were made, links included.
+                if checks.here:
                     changed = set(written) - new_checked if same_checks else None
                     problems += verifier.check_site(output.read, changed)
-                    across = list  # nothing to wait for
-                else:  # the whole site's links (0.4 s at L): on the other core, beside the rest
-                    across = in_background(verifier.check_site, output.read)
-                problems += verifier.check_agent_surfaces(output.read, stats, parts.made)
-                problems += across()
+                problems += verifier.check_agent_surfaces(output.read, stats, parts.made, checks.twins)
+                problems += checks.wait()
                 if carried and manifest.get("drafts") != drafts_key:
                     for target in carried:  # new or renamed drafts: look for them in what was kept too
                         problems += verifier.draft_leaks(target.path, output.read(target.path))
@@ -332,6 +333,29 @@ IN_PLACE_MAX = 1000
 # From this many files a whole check across files runs in a child process: forking and waiting
 # for one costs about 9 ms, more than checking a small site.
 BACKGROUND_CHECK_MIN = 1000
+
+
+class AcrossFiles:
+    """The checks across files of a large build, started in a child process once the pages are
+    rendered (`start`, render_all's pages_done): the whole site's links (0.4 s at L) and half the
+    twins' comparisons with their documents, on the other core while this process makes
+    llms-full.txt and compares the other half (`twins`). `here`: a small build or an edit,
+    checked in this process after the rendering (forking costs more)."""
+
+    def __init__(self, verifier, read, rendered, here):
+        self.verifier, self.read, self.rendered, self.here = verifier, read, rendered, here
+        self.twins = None  # all of them, unless start() gave half to the child
+        self.wait = list  # the child's problems
+
+    def start(self):
+        if self.here:
+            return
+        twins = self.verifier.rendered_twins(self.rendered)
+        self.twins = twins[1::2]
+        self.wait = in_background(self.in_child, twins[::2])
+
+    def in_child(self, twins):
+        return self.verifier.check_site(self.read) + self.verifier.check_twins(self.read, twins)
 
 
 def manifest_entries(carried, rendered, keys, stats, previous):

@@ -467,10 +467,14 @@ class Assembly:
                 os.close(fd)
 
 
-def render_all(targets, output, check, workers, progress, sizes=None, paths=None, parts=None):
+def render_all(
+    targets, output, check, workers, progress, sizes=None, paths=None, parts=None, pages_done=None
+):
     """Yield (Rendered, problems) for every target; on `workers` processes when worth it.
     `sizes`: {path: bytes} of the previous build's files, if any; `paths`: {uri: path} of every
-    file of the build and `parts` (Parts), for the targets made from other built files."""
+    file of the build and `parts` (Parts), for the targets made from other built files;
+    `pages_done()`, if given, is called once every other file is rendered (and yielded), before
+    those are made: the workers have stopped, and a core is free."""
     parts = parts or Parts()
     last = from_built_views(targets)
     targets = [target for target in targets if target not in last]
@@ -481,6 +485,8 @@ def render_all(targets, output, check, workers, progress, sizes=None, paths=None
         if not rendered.reused:
             staged.add(rendered.path)
         yield rendered, problems
+    if pages_done:
+        pages_done()
     for target, from_built in last.items():
         yield assemble(target, from_built, output, paths, staged, check, parts)
     if last:

@@ -269,10 +269,11 @@ class Verifier:
 
     # --- beyond the spec: markdown twins, llms-full.txt, the API catalog ----------------------
 
-    def check_agent_surfaces(self, read, rendered, layouts):
+    def check_agent_surfaces(self, read, rendered, layouts, compare=None):
         """`rendered`: the paths this build rendered (a carried file was checked when it was made,
         and so was the JSON file it depends on, under the same key); `layouts`: {path: layout}
-        of the files it made of pieces (render.Parts)."""
+        of the files it made of pieces (render.Parts); `compare`: the rendered twins to compare
+        with their documents here, if not all of them (check_twins takes the others)."""
         problems = [
             f"articles/{slug}.md: a markdown twin for draft articles/{slug}.md"
             for slug, _ in self.drafts
@@ -282,15 +283,24 @@ class Verifier:
         documents = {f"{m['kind']}/{m['slug']}.md" for m in map(ITEM_JSON.fullmatch, self.files) if m}
         for path in sorted(twins ^ documents)[:10]:
             problems.append(f"{path}: {'no API document for this twin' if path in twins else 'no twin'}")
-        for path in sorted(twins & set(rendered)):
-            match = TWIN.fullmatch(path)
-            document = json.loads(read(f"api/v1/{path.removesuffix('.md')}.json"))
-            if read(path).decode() != TWIN_MARKDOWN[match["kind"]](document):
-                problems.append(f"{path}: differs from its item's API document")
+        problems += self.check_twins(read, self.rendered_twins(rendered) if compare is None else compare)
         if "llms-full.txt" in rendered:
             problems += self.check_llms_full(layouts["llms-full.txt"], twins)
         if ".well-known/api-catalog" in rendered:
             problems += self.check_catalog(read(".well-known/api-catalog"))
+        return problems
+
+    def rendered_twins(self, rendered):
+        return sorted(path for path in rendered if TWIN.fullmatch(path))
+
+    def check_twins(self, read, paths):
+        """Each twin of `paths` is its item's built API document rewritten."""
+        problems = []
+        for path in paths:
+            match = TWIN.fullmatch(path)
+            document = json.loads(read(f"api/v1/{path.removesuffix('.md')}.json"))
+            if read(path).decode() != TWIN_MARKDOWN[match["kind"]](document):
+                problems.append(f"{path}: differs from its item's API document")
         return problems
 
     def check_llms_full(self, layout, twins):

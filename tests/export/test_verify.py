@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from portfolio.export.build import AcrossFiles
 from portfolio.export.plan import Target
 from portfolio.export.verify import Verifier, llms_txt_problems
 
@@ -193,6 +194,23 @@ def test_a_twin_must_be_its_json_document_rewritten(agent_site):
     ]
     # Not rendered by this build: carried over, checked when it was made.
     assert verifier(site).check_agent_surfaces(site.__getitem__, [], {}) == []
+
+
+def test_a_large_build_shares_the_twins_between_two_processes(agent_site):
+    """AcrossFiles: a child compares every other twin with its document, beside the site's
+    links, while the build compares the rest; a broken twin is found on either side."""
+    site, verifier = agent_site
+    site.update({"llms.txt": b"", "feed.xml": b""})
+    twins = sorted(path for path in site if path.endswith(".md"))
+    for path in twins[:2]:
+        site[path] += b"Edited.\n"
+    check = verifier(site)
+    checks = AcrossFiles(check, site.__getitem__, twins, here=False)
+    checks.start()
+    assert checks.twins == twins[1::2]
+    problems = check.check_agent_surfaces(site.__getitem__, twins, {}, checks.twins) + checks.wait()
+    differ = [f"{path}: differs from its item's API document" for path in twins[:2]]
+    assert sorted(problems) == sorted(check.check_site(site.__getitem__) + differ)
 
 
 def test_every_item_has_one_twin_and_no_draft_has_one(agent_site):
