@@ -226,6 +226,37 @@ def finish(target, status, body, output, check):
 # At most this many files render in the build's own process alone.
 SMALL_RUN = 50
 
+
+class Work(deque):
+    """The chunks of targets left to render, taken from the front by the build's own process and
+    from the back by its workers. Where the two ends meet (fewer than ENDING_CHUNKS a process
+    left), a chunk is taken a quarter at a time, down to ENDING_PIECE files, and the rest put
+    back: whole chunks of 500 files there left one process rendering for most of a second while
+    the other waited (at 10,000 articles)."""
+
+    ENDING_CHUNKS = 2
+    ENDING_PIECE = 25
+
+    def __init__(self, chunks, processes):
+        super().__init__(chunks)
+        self.processes = processes
+
+    def ending(self):
+        return len(self) < self.ENDING_CHUNKS * self.processes
+
+    def take(self, front):
+        chunk = self.popleft() if front else self.pop()
+        if self.ending() and len(chunk) > self.ENDING_PIECE:
+            cut = max(self.ENDING_PIECE, len(chunk) // 4)
+            if front:
+                chunk, rest = chunk[:cut], chunk[cut:]
+                self.appendleft(rest)
+            else:
+                rest, chunk = chunk[:-cut], chunk[-cut:]
+                self.append(rest)
+        return chunk
+
+
 # The job of a pool's workers, set before they fork so they inherit it instead of unpickling it.
 # Not the targets: each task carries its own chunk, taken from either end of one queue.
 _job = {}
@@ -501,8 +532,8 @@ def render_pages(targets, output, check, workers, progress, sizes, total, parts)
     first_detail = next((i for i, t in enumerate(targets) if not is_global(t)), count)
     # Detail pages go in chunks, small enough to hold their items in memory.
     size = max(1, min(500, (count - first_detail) // (workers * 8)))
-    work = deque([[target] for target in targets[:first_detail]])
-    work += [targets[i : i + size] for i in range(first_detail, count, size)]
+    chunks = [[target] for target in targets[:first_detail]]
+    work = Work(chunks + [targets[i : i + size] for i in range(first_detail, count, size)], workers)
     # An edit (an item's files, and the lists, remade from their previous bytes) renders here:
     # forking the pool and compiling every template first would cost more than the rendering.
     small = count <= SMALL_RUN
@@ -525,7 +556,8 @@ def render_pages(targets, output, check, workers, progress, sizes, total, parts)
     # one process fewer is a third less memory at 10,000 articles, both cores still busy. In an
     # edit of a title, mostly lists, the two share them: the workers are given at least as many
     # bytes (of the previous build's files, a measure of the work) as this process takes next,
-    # else they would finish their few small files and wait while it renders the lists.
+    # else they would finish their few small files and wait while it renders the lists. Near the
+    # end, fewer chunks are queued ahead for the workers (Work).
     done = 0
 
     def weight(chunk):
@@ -542,11 +574,12 @@ def render_pages(targets, output, check, workers, progress, sizes, total, parts)
         with worker_pool(workers - 1) as pool:
             queued = deque()  # (future, weight)
             while work or queued:
+                ahead = (2 if work.ending() else 4) * (workers - 1)
                 while work and (  # the workers never wait
-                    len(queued) < 4 * (workers - 1)
+                    len(queued) < ahead
                     or sum(w for future, w in queued if not future.done()) < weight(work[0]) * (workers - 1)
                 ):
-                    chunk = work.pop()
+                    chunk = work.take(front=False)
                     queued.append((pool.submit(_render_range, chunk), weight(chunk)))
                 while queued and queued[0][0].done():
                     yield from finished(queued.popleft()[0])  # a future holds its result: let it go
@@ -554,7 +587,7 @@ def render_pages(targets, output, check, workers, progress, sizes, total, parts)
                     if queued:
                         yield from finished(queued.popleft()[0])
                     continue
-                for result in render_range(work.popleft(), output, check, parts):
+                for result in render_range(work.take(front=True), output, check, parts):
                     done += 1
                     yield result
                 progress(done, total)
