@@ -234,7 +234,10 @@ class DetailView(ReadView, generics.RetrieveAPIView):
         renderer = view.renderer_classes[0]()
         for slug in slugs:
             if slug in items:
-                yield HttpResponse(renderer.render(next(documents)), content_type=renderer.media_type)
+                document = next(documents)
+                response = HttpResponse(renderer.render(document), content_type=renderer.media_type)
+                response.data = document  # as a DRF Response keeps it: the export makes the twin from it
+                yield response
             else:
                 yield HttpResponseNotFound()
 

@@ -72,11 +72,13 @@ def _twin(item, facts, sections):
 
 
 class Twin(View):
-    """GET /{kind}/{slug}.md. `render_many` is the static export's way in, as for the pages."""
+    """GET /{kind}/{slug}.md. The static export makes a twin from its item's document as it
+    renders the JSON file (`document_route`, `from_document`), or alone through `render_many`."""
 
     queryset = None
     serializer_class = None
     markdown = None
+    document_route = None  # the route of the item's API document
 
     def get(self, request, slug):
         item = get_object_or_404(self.queryset, slug=slug)
@@ -86,6 +88,10 @@ class Twin(View):
     def documents(cls, items):
         context = {"base_url": Site.load().base_url}
         return cls.serializer_class(items, many=True, context=context).data
+
+    @classmethod
+    def from_document(cls, document):
+        return cls.markdown(document).encode()
 
     @classmethod
     def render_many(cls, requests):
@@ -104,12 +110,14 @@ class ProjectTwin(Twin):
     queryset = Project.objects.defer("body_html")
     serializer_class = ProjectDetailSerializer
     markdown = staticmethod(project_markdown)
+    document_route = "api:project-json"
 
 
 class ArticleTwin(Twin):
     queryset = Article.objects.published().defer("body_html")  # a draft has no twin
     serializer_class = ArticleDetailSerializer
     markdown = staticmethod(article_markdown)
+    document_route = "api:article-json"
 
 
 def twins(view_class):

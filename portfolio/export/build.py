@@ -258,12 +258,12 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
             # The previous build's checks hold for what this one keeps of it.
             checked = drafts_key == manifest.get("drafts") and base_url == manifest.get("base_url")
             verifier = Verifier(base_url, files, json.loads(openapi_of(carried, out_dir)), drafts)
-            problems, written, stats, new_checked = [], [], {}, set()
+            problems, written, stats, new_checked, from_document = [], [], {}, set(), set()
             # With the same files, a list remade from its previous one had its new items checked
             # as they were made, links included: the checks across files look only at the rest.
             same_checks = in_place and checked and files == set(previous) | set(host_files)
             small = same_checks or len(files) < BACKGROUND_CHECK_MIN
-            checks = AcrossFiles(verifier, output.read, stats, here=small)
+            checks = AcrossFiles(verifier, output.read, stats, here=small, made=from_document)
             with phases("render"), Site.pinned():
                 progress = Progress(stderr, "rendering")
                 paths = {target.uri: target.path for target in targets}
@@ -283,6 +283,8 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                             parts.made[rendered.path] = rendered.layout
                         if rendered.new_checked:
                             new_checked.add(rendered.path)
+                        if rendered.from_document:
+                            from_document.add(rendered.path)
             host_written = [
                 name for name, text in host_files.items() if not place(text.encode(), name, output)[0]
             ]
@@ -290,7 +292,7 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
                 if checks.here:
                     changed = set(written) - new_checked if same_checks else None
                     problems += verifier.check_site(output.read, changed)
-                problems += verifier.check_agent_surfaces(output.read, stats, parts.made, checks.twins)
+                problems += verifier.check_agent_surfaces(output.read, stats, parts.made, checks.twins())
                 problems += checks.wait()
                 if carried and manifest.get("drafts") != drafts_key:
                     for target in carried:  # new or renamed drafts: look for them in what was kept too
@@ -340,18 +342,27 @@ class AcrossFiles:
     rendered (`start`, render_all's pages_done): the whole site's links (0.4 s at L) and half the
     twins' comparisons with their documents, on the other core while this process makes
     llms-full.txt and compares the other half (`twins`). `here`: a small build or an edit,
-    checked in this process after the rendering (forking costs more)."""
+    checked in this process after the rendering (forking costs more). `made`: the twins made
+    from their documents as those were rendered (render.made_with_documents), which are their
+    documents rewritten by construction: only the others are compared."""
 
-    def __init__(self, verifier, read, rendered, here):
-        self.verifier, self.read, self.rendered, self.here = verifier, read, rendered, here
-        self.twins = None  # all of them, unless start() gave half to the child
+    def __init__(self, verifier, read, rendered, here, made=()):
+        self.verifier, self.read, self.rendered, self.here, self.made = verifier, read, rendered, here, made
+        self.mine = None  # the twins this process compares, once start() gave the others to the child
         self.wait = list  # the child's problems
+
+    def to_compare(self):
+        return [path for path in self.verifier.rendered_twins(self.rendered) if path not in self.made]
+
+    def twins(self):
+        """The twins this process compares."""
+        return self.to_compare() if self.mine is None else self.mine
 
     def start(self):
         if self.here:
             return
-        twins = self.verifier.rendered_twins(self.rendered)
-        self.twins = twins[1::2]
+        twins = self.to_compare()
+        self.mine = twins[1::2]
         self.wait = in_background(self.in_child, twins[::2])
 
     def in_child(self, twins):

@@ -78,6 +78,7 @@ class Rendered:
     stat: tuple  # (size, mtime_ns) of the file as the finished build holds it, for its manifest
     layout: dict | None = None  # of a file made of pieces, for the next build (Parts)
     new_checked: bool = False  # only its new pieces were checked (Assembly)
+    from_document: bool = False  # made from the document rendered with it (made_with_documents)
 
 
 _handler = None
@@ -120,18 +121,19 @@ def environ(uri):
 
 
 def bodies(run, first):
-    """(target, status code, body) for each target of `run`, URLs of one route (`first`: the
-    first one, resolved), in order: all at once through the view's `render_many` if it has one,
-    else one GET each."""
+    """(target, status code, body, data) for each target of `run`, URLs of one route (`first`:
+    the first one, resolved), in order: all at once through the view's `render_many` if it has
+    one, else one GET each. `data`: the document a response was rendered from, where the view
+    keeps it (`response.data`, as DRF's Response does), else None."""
     render_many = getattr(getattr(first.func, "view_class", None), "render_many", None)
     if render_many is None:
         for target in run:
             status, _headers, body = get(target.uri)
-            yield target, status, body
+            yield target, status, body, None
         return
     requests = [request_for(target, first) for target in run]
     for target, response in zip(run, render_many(requests), strict=True):
-        yield target, response.status_code, response.content
+        yield target, response.status_code, response.content, getattr(response, "data", None)
 
 
 def request_for(target, like):
@@ -196,16 +198,22 @@ def link_or_copy(source, destination):
         shutil.copy2(source, destination)
 
 
-def render_range(targets, output, check, parts):
+def render_range(targets, output, check, parts, made=None):
     """Render, check and place `targets`: a list of (Rendered, problems). A list file whose view
-    gives its `listing` is made from its pieces (assemble_listing)."""
+    gives its `listing` is made from its pieces (assemble_listing). `made`: the files made from
+    a document as it is rendered (made_with_documents), by the document's address: they are
+    rendered here too, after their document."""
     results = []
+    made = made or {}
     for _route, run in groupby(targets, key=attrgetter("route")):
         run = list(run)
         first = resolve(run[0].uri)
         listing = getattr(getattr(first.func, "view_class", None), "listing", None)
         if listing is None:
-            results += [finish(*answer, output, check) for answer in bodies(run, first)]
+            for target, status, body, data in bodies(run, first):
+                results.append(finish(target, status, body, output, check))
+                if target.uri in made:
+                    results.append(finish_made(*made[target.uri], data, output, check))
         else:
             results += [
                 assemble_listing(target, listing(request_for(target, first)), output, check, parts)
@@ -214,13 +222,48 @@ def render_range(targets, output, check, parts):
     return results
 
 
-def finish(target, status, body, output, check):
+def finish(target, status, body, output, check, from_document=False):
     if status not in target.status_codes:
         raise RenderError(
             f"{target.uri}: status {status}, expected {' or '.join(map(str, target.status_codes))}"
         )
     problems = check(target, body) if check else []
-    return Rendered(target.path, *place(body, target.path, output)), problems
+    reused, stat = place(body, target.path, output)
+    return Rendered(target.path, reused, stat, from_document=from_document), problems
+
+
+def finish_made(target, from_document, document, output, check):
+    """`target` made from `document` by its view's from_document (a markdown twin from its
+    item's API document); by a GET of its own if the document's response kept none."""
+    if document is None:
+        status, _headers, body = get(target.uri)
+        return finish(target, status, body, output, check)
+    return finish(target, 200, from_document(document), output, check, from_document=True)
+
+
+def made_with_documents(targets):
+    """({address of a document: (target, its view's from_document)}, the other targets): the
+    targets whose view names a `document_route` (pages/twins.py: a markdown twin is its item's
+    API document rewritten) are made from that route's document for the same parameters as it
+    is rendered, when it is among `targets`: serializing each item again, then comparing the two
+    files across the build (verify.check_twins), cost 0.07 ms an item."""
+    views, made, rest = {}, {}, []
+    for target in targets:
+        if target.route not in views:
+            views[target.route] = getattr(resolve(target.uri).func, "view_class", None)
+    routes = {
+        route: view.document_route for route, view in views.items() if getattr(view, "document_route", None)
+    }
+    if not routes:
+        return made, targets
+    documents = {(t.route, t.params): t.uri for t in targets if t.route in routes.values()}
+    for target in targets:
+        uri = documents.get((routes[target.route], target.params)) if target.route in routes else None
+        if uri is None:
+            rest.append(target)
+        else:
+            made[uri] = (target, views[target.route].from_document)
+    return made, rest
 
 
 # At most this many files render in the build's own process alone.
@@ -263,7 +306,7 @@ _job = {}
 
 
 def _render_range(targets):
-    return render_range(targets, _job["output"], _job["check"], _job["parts"])
+    return render_range(targets, _job["output"], _job["check"], _job["parts"], _job["made"])
 
 
 def from_built_views(targets):
@@ -508,10 +551,10 @@ def render_all(
     those are made: the workers have stopped, and a core is free."""
     parts = parts or Parts()
     last = from_built_views(targets)
-    targets = [target for target in targets if target not in last]
-    total = len(targets) + len(last)
+    made, targets = made_with_documents([target for target in targets if target not in last])
+    total = len(targets) + len(made) + len(last)
     staged = set()
-    rendered_pages = render_pages(targets, output, check, workers, progress, sizes or {}, total, parts)
+    rendered_pages = render_pages(targets, output, check, workers, progress, sizes or {}, total, parts, made)
     for rendered, problems in rendered_pages:
         if not rendered.reused:
             staged.add(rendered.path)
@@ -524,7 +567,7 @@ def render_all(
         progress(total, total)
 
 
-def render_pages(targets, output, check, workers, progress, sizes, total, parts):
+def render_pages(targets, output, check, workers, progress, sizes, total, parts, made):
     count = len(targets)
     # The global pages (lists, sitemaps, llms.txt: up to half a second each at 10,000 articles)
     # first, largest first (by the previous build's file); routes stay in runs (a stable sort).
@@ -540,7 +583,7 @@ def render_pages(targets, output, check, workers, progress, sizes, total, parts)
     if small or workers <= 1 or len(work) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         done = 0
         for chunk in work:
-            for result in render_range(chunk, output, check, parts):
+            for result in render_range(chunk, output, check, parts, made):
                 done += 1
                 yield result
             progress(done, total)
@@ -548,7 +591,7 @@ def render_pages(targets, output, check, workers, progress, sizes, total, parts)
     # Children open their own database connections: a connection must not cross a fork.
     connections.close_all()
     compile_templates()
-    _job.update(output=output, check=check, parts=parts)
+    _job.update(output=output, check=check, parts=parts, made=made)
     # This process renders too, with one worker fewer: it takes work from the front of the
     # queue (the lists first), the workers from the back (detail pages first). In a cold build
     # the workers never render a list: a process that renders thousands of items keeps most of
@@ -587,7 +630,7 @@ def render_pages(targets, output, check, workers, progress, sizes, total, parts)
                     if queued:
                         yield from finished(queued.popleft()[0])
                     continue
-                for result in render_range(work.take(front=True), output, check, parts):
+                for result in render_range(work.take(front=True), output, check, parts, made):
                     done += 1
                     yield result
                 progress(done, total)

@@ -373,6 +373,11 @@ def test_a_rebuild_with_no_change_is_answered_before_django_starts(tmp_path):
     rebuilt = distill_local(content, out, db, "--workers", "1")
     assert rebuilt.returncode == 0 and rebuilt.stdout.startswith("Built"), rebuilt.stdout
     assert index.read_bytes() == before
+    twin = out / "articles" / "first-post.md"
+    twin_before = twin.read_bytes()
+    twin.write_bytes(b"tampered")  # its JSON kept: the twin renders alone, not from its document
+    assert distill_local(content, out, db, "--workers", "1").returncode == 0
+    assert twin.read_bytes() == twin_before
     assert "nothing changed" in distill_local(content, out, db).stdout
     edited = next((content / "articles").glob("*.md"))
     edited.write_text(edited.read_text() + "\nOne more line.\n")

@@ -1,6 +1,8 @@
 """How a large render shares its work between the build's process and its workers."""
 
-from portfolio.export.render import Work
+from pages.twins import ArticleTwin
+from portfolio.export.plan import Target
+from portfolio.export.render import Work, made_with_documents
 
 
 def take_all(work, pattern):
@@ -42,3 +44,25 @@ def test_chunks_are_whole_until_the_ends_meet_then_taken_in_pieces():
     assert max(sizes[6:]) == 125
     assert sizes[-4:] == [min(size, 25) for size in sizes[-4:]]
     assert sum(sizes) == 5000
+
+
+def test_a_twin_is_made_with_its_document_when_both_are_rendered():
+    """A markdown twin is made from its item's API document as the JSON file is rendered; a
+    twin whose document is not rendered (kept from the previous build) renders on its own."""
+    json_a, twin_a, twin_b, page_a = (
+        Target(
+            "/api/v1/articles/a.json",
+            "api/v1/articles/a.json",
+            (200,),
+            "articles:a",
+            "api:article-json",
+            ("a",),
+        ),
+        Target("/articles/a.md", "articles/a.md", (200,), "articles:a", "pages:article-md", ("a",)),
+        Target("/articles/b.md", "articles/b.md", (200,), "articles:b", "pages:article-md", ("b",)),
+        Target("/articles/a", "articles/a.html", (200,), "articles:a", "pages:article", ("a",)),
+    )
+    made, rest = made_with_documents([json_a, twin_a, twin_b, page_a])
+    assert made == {"/api/v1/articles/a.json": (twin_a, ArticleTwin.from_document)}
+    assert rest == [json_a, twin_b, page_a]
+    assert made_with_documents([twin_a, page_a]) == ({}, [twin_a, page_a])

@@ -207,8 +207,8 @@ def test_a_large_build_shares_the_twins_between_two_processes(agent_site):
     check = verifier(site)
     checks = AcrossFiles(check, site.__getitem__, twins, here=False)
     checks.start()
-    assert checks.twins == twins[1::2]
-    problems = check.check_agent_surfaces(site.__getitem__, twins, {}, checks.twins) + checks.wait()
+    assert checks.twins() == twins[1::2]
+    problems = check.check_agent_surfaces(site.__getitem__, twins, {}, checks.twins()) + checks.wait()
     differ = [f"{path}: differs from its item's API document" for path in twins[:2]]
     assert sorted(problems) == sorted(check.check_site(site.__getitem__) + differ)
 
