@@ -213,7 +213,9 @@ def render_range(targets, output, check, parts, made=None):
             for target, status, body, data in bodies(run, first):
                 results.append(finish(target, status, body, output, check))
                 if target.uri in made:
-                    results.append(finish_made(*made[target.uri], data, output, check))
+                    made_target, from_document = made[target.uri]
+                    body = from_document(data)
+                    results.append(finish(made_target, 200, body, output, check, from_document=True))
         else:
             results += [
                 assemble_listing(target, listing(request_for(target, first)), output, check, parts)
@@ -230,15 +232,6 @@ def finish(target, status, body, output, check, from_document=False):
     problems = check(target, body) if check else []
     reused, stat = place(body, target.path, output)
     return Rendered(target.path, reused, stat, from_document=from_document), problems
-
-
-def finish_made(target, from_document, document, output, check):
-    """`target` made from `document` by its view's from_document (a markdown twin from its
-    item's API document); by a GET of its own if the document's response kept none."""
-    if document is None:
-        status, _headers, body = get(target.uri)
-        return finish(target, status, body, output, check)
-    return finish(target, 200, from_document(document), output, check, from_document=True)
 
 
 def made_with_documents(targets):
