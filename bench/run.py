@@ -108,6 +108,7 @@ def memory_of(pid):
 @dataclass
 class Measured:
     seconds: float
+    cpu: float  # seconds of CPU (user and system) of the command and its reaped descendants
     peak_process: int  # bytes: the largest single process of the tree (kernel's ru_maxrss)
     peak_tree: int  # bytes: the largest sum of PSS over the tree, sampled every SAMPLE_EVERY
     returncode: int
@@ -115,15 +116,15 @@ class Measured:
 
 
 def measure(command, env, timeout, sample_memory=False):
-    """Run `command` from the project root; return its wall time and peak memory.
+    """Run `command` from the project root; return its wall time, CPU time and peak memory.
 
     The main thread blocks in wait4() so the wall time is exact and the kernel hands back the
-    child's rusage, whose ru_maxrss is the peak of the largest process in its tree (the child
-    and its reaped descendants). A thread kills the process group when the timeout passes and,
-    with `sample_memory`, samples the tree's summed PSS meanwhile. Sampling is not free: reading
-    smaps_rollup walks a process's page tables under its memory-map lock (5.5 ms for a 250 MB
-    process on this machine), so a timed command is never sampled: at L the sampling made the
-    cold build about 18 s slower."""
+    child's rusage: the CPU time of the child and its reaped descendants, and ru_maxrss, the
+    peak of the largest process in that tree. A thread kills the process group when the timeout
+    passes and, with `sample_memory`, samples the tree's summed PSS meanwhile. Sampling is not
+    free: reading smaps_rollup walks a process's page tables under its memory-map lock (5.5 ms
+    for a 250 MB process on this machine), so a timed command is never sampled: at L the
+    sampling made the cold build about 18 s slower."""
     # Flush what earlier steps wrote or deleted (the floor's 20,000 files, the previous build):
     # the kernel would otherwise write it back during this command and bill it the time.
     os.sync()
@@ -163,7 +164,8 @@ def measure(command, env, timeout, sample_memory=False):
         output = log.read().decode("utf-8", "replace")
     if timed_out[0]:
         raise MeasureFailed(f"{' '.join(map(str, command))}: timed out after {timeout} s\n{tail(output)}")
-    return Measured(seconds, usage.ru_maxrss * 1024, peak_tree[0], proc.returncode, output)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Measured(seconds, cpu, usage.ru_maxrss * 1024, peak_tree[0], proc.returncode, output)
 
 
 def tail(text, lines=15):
@@ -408,6 +410,10 @@ def one_run(n, args, content, edited, tmp, results):
     cold = checked("the cold build", build, env, args.timeout)
     results["cold"].append(cold.seconds)
     results["ratio"].append(cold.seconds / floor.seconds)
+    # The same pair in CPU time: how much more work the build does, whatever the cores did.
+    results["floor_cpu"].append(floor.cpu)
+    results["cold_cpu"].append(cold.cpu)
+    results["cpu_ratio"].append(cold.cpu / floor.cpu)
     results["peak_process"].append(cold.peak_process / MB)
 
     results["nochange"].append(checked("the no-change rebuild", build, env, args.timeout).seconds)
@@ -511,6 +517,9 @@ def table(results, failure, size="S"):
         ratio * floor if floor else None,
     )
     row("cold / floor", "ratio", times, f"<= {ratio:.2f}x", ratio)
+    row("  CPU time: floor", "floor_cpu", seconds)
+    row("  CPU time: cold build", "cold_cpu", seconds)
+    row("  CPU time: cold / floor", "cpu_ratio", times)
     row(
         "sample site (content/), cold build",
         "sample",

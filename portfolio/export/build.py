@@ -28,7 +28,7 @@ import tempfile
 import time
 from collections import Counter
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -77,9 +77,12 @@ class BuildResult:
     seconds: float
     phases: dict  # {"import": seconds, "render": seconds, ...}
     up_to_date: bool = False
+    cpu: dict = field(default_factory=dict)  # {"import": CPU seconds, ...}, as `phases`
 
     def summary(self):
-        phases = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in self.phases.items())
+        phases = "wall/CPU: " + ", ".join(
+            f"{name} {seconds:.1f}/{self.cpu.get(name, 0.0):.1f} s" for name, seconds in self.phases.items()
+        )
         if self.up_to_date:
             return (
                 f"Up to date: {self.files} files ({self.size / 1e6:.1f} MB), nothing to render, "
@@ -326,6 +329,7 @@ def locked_build(out_dir, *, full, force, workers, stderr, beside=None):
         carried=len(carried),
         seconds=time.perf_counter() - started,
         phases=phases.seconds,
+        cpu=phases.cpu,
     )
 
 
@@ -430,19 +434,30 @@ def is_up_to_date(out_dir, previous, targets, to_render, host_files):
         return False
 
 
+def cpu_seconds():
+    """CPU time (user and system) of this process and of the child processes it has reaped."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 class Phases:
-    """Wall time of each named phase of a build, for the summary line."""
+    """Wall and CPU time of each named phase of a build, for the summary line. A phase's CPU
+    time is this process's and that of the processes reaped during it (the early import's child
+    and its workers, the render's workers, the checks' child), so that it shows how much of the
+    machine a phase used: on two cores, twice its wall time is both busy throughout. The early
+    import's child starts before its phase, beside Django's start, and counts whole."""
 
     def __init__(self):
-        self.seconds = {}
+        self.seconds, self.cpu = {}, {}
 
     @contextmanager
     def __call__(self, name):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds()
         try:
             yield
         finally:
             self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
+            self.cpu[name] = self.cpu.get(name, 0.0) + cpu_seconds() - cpu
 
 
 @contextmanager

@@ -3,13 +3,15 @@
 import io
 import json
 import os
+import re
+import time
 from urllib.parse import unquote
 
 import pytest
 
 from portfolio.content.loader import ContentInvalid
 from portfolio.export import plan, quick
-from portfolio.export.build import IN_PLACE_MAX, BuildFailed, build
+from portfolio.export.build import IN_PLACE_MAX, BuildFailed, Phases, build
 from tests.content_builder import DRAFT_TITLE, STACK_YAML, article, project, write_content
 
 from .conftest import distill_local, tree
@@ -354,6 +356,37 @@ def test_django_distills_usual_options_are_accepted(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Built ") and (tmp_path / "site" / "index.html").exists()
+
+
+def busy(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_a_phase_counts_the_cpu_time_of_the_children_it_reaped():
+    phases = Phases()
+    with phases("work"):
+        pid = os.fork()
+        if pid == 0:
+            busy(0.3)
+            os._exit(0)
+        os.waitpid(pid, 0)
+    with phases("wait"):
+        time.sleep(0.2)
+    assert phases.cpu["work"] >= 0.25, "the child's CPU time counts"
+    assert phases.seconds["wait"] >= 0.2 and phases.cpu["wait"] < 0.1, "sleeping is no CPU time"
+
+
+def test_the_summary_gives_each_phases_wall_and_cpu_time(tmp_path):
+    content = write_content(tmp_path / "content")
+    result = distill_local(content, tmp_path / "site", tmp_path / "db.sqlite3")
+    assert result.returncode == 0, result.stderr
+    pattern = r"\(wall/CPU: import ([\d.]+)/([\d.]+) s, render [\d.]+/[\d.]+ s, verify"
+    phases = re.search(pattern, result.stdout)
+    assert phases, result.stdout
+    # The import ran in the early child, which starts Django for itself: its CPU time counts.
+    assert float(phases[2]) > 0, result.stdout
 
 
 def test_a_rebuild_with_no_change_is_answered_before_django_starts(tmp_path):
