@@ -3,8 +3,9 @@ never rendered on request. Articles are read only through Article.objects.publis
 one article's page on an authoring server started with SHOW_DRAFTS=1."""
 
 from django.conf import settings
-from django.http import HttpResponseNotFound, JsonResponse
+from django.http import HttpResponse, HttpResponseNotFound, JsonResponse
 from django.shortcuts import render
+from django.template.loader import select_template
 from django.views import View
 from django.views.generic import DetailView, TemplateView
 
@@ -78,6 +79,7 @@ class ItemPage(DetailView):
         """A rendered response for each request (each resolved to this view), in order."""
         slugs = [request.resolver_match.kwargs["slug"] for request in requests]
         items = cls().get_queryset().in_bulk(slugs)
+        template = None
         for request, slug in zip(requests, slugs, strict=True):
             if slug not in items:
                 yield HttpResponseNotFound()
@@ -85,7 +87,9 @@ class ItemPage(DetailView):
             view = cls()
             view.setup(request, slug=slug)
             view.object = items[slug]
-            yield view.render_to_response(view.get_context_data()).render()
+            # Found once for the run: a TemplateResponse looks its template up for every page.
+            template = template or select_template(view.get_template_names())
+            yield HttpResponse(template.render(view.get_context_data(), request))
 
 
 class ProjectPage(ItemPage):
