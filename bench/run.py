@@ -21,6 +21,7 @@ import argparse
 import hashlib
 import http.client
 import os
+import re
 import shutil
 import signal
 import socket
@@ -109,6 +110,7 @@ def memory_of(pid):
 class Measured:
     seconds: float
     cpu: float  # seconds of CPU (user and system) of the command and its reaped descendants
+    system: float  # the part of `cpu` spent in the kernel
     peak_process: int  # bytes: the largest single process of the tree (kernel's ru_maxrss)
     peak_tree: int  # bytes: the largest sum of PSS over the tree, sampled every SAMPLE_EVERY
     returncode: int
@@ -165,11 +167,17 @@ def measure(command, env, timeout, sample_memory=False):
     if timed_out[0]:
         raise MeasureFailed(f"{' '.join(map(str, command))}: timed out after {timeout} s\n{tail(output)}")
     cpu = usage.ru_utime + usage.ru_stime
-    return Measured(seconds, cpu, usage.ru_maxrss * 1024, peak_tree[0], proc.returncode, output)
+    return Measured(
+        seconds, cpu, usage.ru_stime, usage.ru_maxrss * 1024, peak_tree[0], proc.returncode, output
+    )
 
 
 def tail(text, lines=15):
     return "\n".join("    " + line for line in text.strip().splitlines()[-lines:])
+
+
+# The build's last line splits its time by phase: "(wall/CPU: import 52.9/105.1 s, render ...)".
+PHASES = re.compile(r"\(wall/CPU: ([^)]*)\)")
 
 
 def checked(name, command, env, timeout, sample_memory=False):
@@ -415,6 +423,11 @@ def one_run(n, args, content, edited, tmp, results):
     results["cold_cpu"].append(cold.cpu)
     results["cpu_ratio"].append(cold.cpu / floor.cpu)
     results["peak_process"].append(cold.peak_process / MB)
+    # Where the cold build's time went, run by run: the table keeps only medians.
+    phases = PHASES.search(cold.output)
+    print(f"run {n + 1}: floor {floor.seconds:.2f} s ({floor.cpu:.1f} s CPU, {floor.system:.1f} s system), "
+          f"cold build {cold.seconds:.2f} s ({cold.cpu:.1f} s CPU, {cold.system:.1f} s system; "
+          f"{phases[1] if phases else 'no phases printed'})", flush=True)  # fmt: skip
 
     results["nochange"].append(checked("the no-change rebuild", build, env, args.timeout).seconds)
 

@@ -1,5 +1,6 @@
 """Keep the benchmark from rotting: run it end to end on a tiny site. Nothing here is timed."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -74,6 +75,10 @@ def test_the_benchmark_prints_every_figure():
         assert len(list((kept / "run-0" / "media-cache").glob("*.webp"))) >= 4
     finally:
         shutil.rmtree(kept, ignore_errors=True)
+    # Each run's line gives the cold build's phases, read from the build's own last line.
+    assert re.search(
+        r"^run 1: floor .* cold build .*; import [\d.]+/[\d.]+ s, render ", result.stdout, re.M
+    ), result.stdout
     rows = {line.strip().split("  ")[0]: line for line in result.stdout.splitlines()}
     for figure in FIGURES:
         assert figure in rows, f"{figure!r} missing from:\n{result.stdout}"
