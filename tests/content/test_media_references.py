@@ -1,15 +1,16 @@
 """Media files, images and references at import: what is published, and every rule's error
 (file, line, target)."""
 
+import math
 from io import BytesIO
 
 import pytest
 from django.core.management import call_command
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from portfolio.content.importer import import_content
 from portfolio.content.loader import ContentInvalid
-from portfolio.content.media import measure
+from portfolio.content.media import VARIANT_WIDTHS, make_variants, measure, resized_chain
 from portfolio.content.models import Article, MediaFile, Project, Site
 from tests.content_builder import article, project, write_content
 from tests.media_content import MEDIA_FILES, png
@@ -203,3 +204,25 @@ def test_variants_are_made_once_and_cached(media_site, settings, tmp_path):
     (cache / sorted(made)[0]).unlink()  # a lost cache file is made again
     import_content(media_site, workers=1)
     assert sorted(path.name for path in cache.iterdir()) == sorted(made)
+
+
+def psnr(image, reference):
+    rms = ImageStat.Stat(ImageChops.difference(image, reference)).rms
+    mse = sum(value * value for value in rms) / len(rms)
+    return 10 * math.log10(255 * 255 / mse) if mse else math.inf
+
+
+def test_variants_resized_in_a_chain_look_like_direct_resizes_and_do_not_depend_on_the_cache(tmp_path):
+    photo = Image.effect_mandelbrot((1600, 1000), (-2.2, -1.2, 0.8, 1.2), 60).convert("RGB")
+    chain = dict(resized_chain(photo, {480: "", 720: ""}))
+    assert sorted(chain) == sorted(VARIANT_WIDTHS)  # down to the smallest wanted, via the larger
+    for width, image in chain.items():
+        assert image.size == (width, round(1000 * width / 1600))
+        assert psnr(image, photo.resize(image.size, Image.Resampling.LANCZOS)) > 40
+
+    photo.save(source := tmp_path / "photo.png")
+    every = [(width, f"{width}.webp") for width in VARIANT_WIDTHS]
+    for folder, missing in (("all", every), ("one", every[:1])):
+        (tmp_path / folder).mkdir()
+        assert make_variants((str(source), missing, str(tmp_path / folder))) == (len(missing), None)
+    assert (tmp_path / "one" / "480.webp").read_bytes() == (tmp_path / "all" / "480.webp").read_bytes()
