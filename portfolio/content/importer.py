@@ -23,8 +23,8 @@ from . import body_links, loader, references
 from .files import entry_problem, read
 from .loader import ContentError, ContentInvalid
 from .markdown import RENDER_VERSION, RenderFailed
-from .media import MediaSync, make_variants
-from .models import Article, DailyDriver, Project, Site, Stack, StackModel
+from .media import VARIANT_VERSION, MediaSync, make_variants
+from .models import Article, DailyDriver, ImportState, Project, Site, Stack, StackModel
 
 SCHEMAS = {"projects": loader.PROJECT, "articles": loader.ARTICLE}
 MODELS = {"projects": Project, "articles": Article}
@@ -137,8 +137,14 @@ def listing(folder, collection, only):
     return [(name, path, False) for name, path in paths if os.path.lexists(path)]
 
 
+# What the rows are made with: the bodies' HTML and the names of the image variants it shows.
+# Part of every file's hash, and stored (ImportState): when it changes, the next import parses
+# and renders every file again, unchanged ones included.
+IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}"
+
+
 def digest(raw):
-    return hashlib.sha256(RENDER_VERSION.encode() + b"\0" + raw).hexdigest()
+    return hashlib.sha256(IMPORT_VERSION.encode() + b"\0" + raw).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -291,18 +297,22 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
     """Validate the content folder and sync the database to it. Raises ContentInvalid (listing
     every problem in every file) and leaves the database as it was when any file is invalid.
 
-    A file whose size and mtime match the last import is not read; one whose bytes hash the same
-    is not parsed. `full` re-parses every file. `only`: the files (relative paths under projects/,
-    articles/, or site.yaml and stack.yaml) known to be the only ones changed since the last
-    import, which succeeded: only they are looked at (the media folder always is). `stats`:
-    {path: (mtime_ns, size)} the caller took of the content files just before (the build's
-    fingerprint walks them all), used instead of a stat of each. Parsed rows are
-    written in batches as the workers deliver them, inside the one transaction, so memory stays
-    flat at any size."""
+    A file whose size and mtime match the last import is not read, and one whose bytes hash the
+    same is not parsed, unless the rows were made by other code (IMPORT_VERSION). `full`
+    re-parses every file. `only`: the files (relative paths under projects/, articles/, or
+    site.yaml and stack.yaml) known to be the only ones changed since the last import, which
+    succeeded: only they are looked at (the media folder always is). `stats`: {path:
+    (mtime_ns, size)} the caller took of the content files just before (the build's
+    fingerprint walks them all), used instead of a stat of each. Parsed rows are written in
+    batches as the workers deliver them, inside the one transaction, so memory stays flat at
+    any size."""
     started = time.perf_counter()
     progress = progress or (lambda done, total: None)
     workers = workers or os.cpu_count() or 1
     media = MediaSync(content_dir, full)
+    made_by = ImportState.version_stored()
+    if made_by != IMPORT_VERSION:
+        full, only = True, None  # rows made by other code, or none yet: render every file
     if media.rows or media.deleted:
         only = None  # a new, changed or deleted media file: look at every file that may use it
     files, errors = discover(Path(content_dir), only)
@@ -352,6 +362,8 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         writer.flush()
         media.write()
         checker.write()
+        if made_by != IMPORT_VERSION:
+            ImportState.store(IMPORT_VERSION)
 
     return ImportResult(
         projects=Project.objects.count(),

@@ -31,7 +31,7 @@ EXTENSION_CONFIGS = {
     # Unicode-aware ids so that a heading in any script still gets an anchor.
     "toc": {"permalink": "#", "permalink_title": "Link to this section", "slugify": slugify_unicode},
 }
-# Part of every file's content hash: bump it when the output above changes, so that the next
+# Part of importer.IMPORT_VERSION: bump it when the output above changes, so that the next
 # import re-renders every body instead of keeping HTML made by the old settings.
 RENDER_VERSION = "2"
 

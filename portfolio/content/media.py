@@ -37,7 +37,8 @@ RESIZABLE = {".png", ".jpg", ".jpeg", ".webp"}
 LAYOUT_WIDTH = 720
 VARIANT_WIDTHS = (480, 720, 1080, 1440)
 VARIANT_QUALITY = 80
-# Part of every variant's name: bump it when the encoding above changes.
+# Part of every variant's name, and of importer.IMPORT_VERSION (bodies show the names): bump it
+# when the resizing or the encoding changes.
 VARIANT_VERSION = "2"
 
 SVG_TAG = re.compile(rb"<svg\b[^>]*>", re.IGNORECASE)

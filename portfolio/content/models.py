@@ -310,3 +310,26 @@ class Reference(models.Model):
 
     def __str__(self):
         return f"{self.source}:{self.line} -> {self.target}"
+
+
+class ImportState(models.Model):
+    """What made the imported rows (importer.IMPORT_VERSION: how bodies render, how the image
+    variants they show are named), in one row. The importer does not read a file whose stat is
+    unchanged, so rows made by other code would stay; when this is not the code's, the next
+    import parses and renders every file."""
+
+    version = models.CharField(max_length=100)
+
+    class Meta:
+        verbose_name = "import state"
+
+    def __str__(self):
+        return self.version
+
+    @classmethod
+    def version_stored(cls):
+        return cls.objects.filter(pk=1).values_list("version", flat=True).first()
+
+    @classmethod
+    def store(cls, version):
+        cls.objects.update_or_create(pk=1, defaults={"version": version})

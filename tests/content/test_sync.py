@@ -11,9 +11,9 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from portfolio.content.importer import import_content
+from portfolio.content.importer import IMPORT_VERSION, import_content
 from portfolio.content.loader import ContentInvalid
-from portfolio.content.models import Article, Project, Site, Stack
+from portfolio.content.models import Article, ImportState, Project, Site, Stack
 from tests.content_builder import DRAFT_SLUG, article, project, write_content
 
 from .helpers import database_state
@@ -194,6 +194,17 @@ def test_the_stats_the_caller_took_stand_for_the_files(imported):
 def test_full_reparses_every_file(imported):
     result = import_content(imported, workers=1, full=True)
     assert (result.created, result.updated, result.unchanged) == (0, 11, 0)
+
+
+def test_rows_made_by_other_code_are_rendered_again_though_no_file_changed(imported):
+    """A new RENDER_VERSION or VARIANT_VERSION changes what the bodies' HTML holds (the names of
+    the image variants among it): the next import renders every file, whatever its stat says."""
+    Article.objects.filter(slug="first-post").update(body_html="<p>made by older code</p>")
+    assert not import_content(imported, workers=1).changed  # the same code: the stat stands
+    ImportState.objects.update(version="render 1, variants 1")
+    assert import_content(imported, workers=1).updated == 11
+    assert "older code" not in Article.objects.get(slug="first-post").body_html
+    assert ImportState.version_stored() == IMPORT_VERSION
 
 
 def test_an_error_after_a_written_batch_still_leaves_the_database_as_it_was(imported):
