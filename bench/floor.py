@@ -8,9 +8,10 @@ loader when available), render the body with Python-Markdown and the project's o
 (imported from portfolio.content.markdown, so the two cannot drift; Pygments highlights the code),
 then write one HTML page, one JSON document and one markdown twin; finally write the project and
 article lists as JSON and every twin into llms-full.txt, newest first. Every file under media/ is
-copied to OUT/media/, and every PNG, JPEG or WebP wider than the text column is resized to the
-build's WebP variants (portfolio.content.media: the same widths, quality, resampling and EXIF
-turn), written under OUT/media/_v/. Files and images are spread over one process pool, one
+copied to OUT/media/, and every PNG, JPEG or WebP wider than the text column is resized from the
+original to each width of the build's WebP variants (portfolio.content.media: the same widths,
+quality, LANCZOS filter and EXIF turn; the build resizes each width from the next larger one
+instead, which is less work: bench/README.md says how much), written under OUT/media/_v/. Files and images are spread over one process pool, one
 worker per core by default. No Django, no database, no validation, no templates, no cache: the
 build should come within a small factor of this, and bench/run.py measures how close it gets.
 """
@@ -92,7 +93,8 @@ def build_one(job):
 
 def publish_media(job):
     """Copy one media file; resize a raster wider than the text column to each variant width below
-    its own, as the build's import does (portfolio.content.media.measure and make_variants).
+    its own, each from the original (the build's import: portfolio.content.media.measure and
+    make_variants, which resizes each from the next larger one).
     Returns the number of variants written."""
     source, rel = job
     destination = os.path.join(_out, "media", rel)
