@@ -11,9 +11,10 @@ article lists as JSON and every twin into llms-full.txt, newest first. Every fil
 copied to OUT/media/, and every PNG, JPEG or WebP wider than the text column is resized from the
 original to each width of the build's WebP variants (portfolio.content.media: the same widths,
 quality, LANCZOS filter and EXIF turn; the build resizes each width from the next larger one
-instead, which is less work: bench/README.md says how much), written under OUT/media/_v/. Files and images are spread over one process pool, one
-worker per core by default. No Django, no database, no validation, no templates, no cache: the
-build should come within a small factor of this, and bench/run.py measures how close it gets.
+instead, which is less work: bench/README.md says how much), written under OUT/media/_v/.
+Files and images are spread over one process pool, one worker per core by default. No Django,
+no database, no validation, no templates, no cache: the build should come within a small factor
+of this, and bench/run.py measures how close it gets.
 """
 
 import argparse
