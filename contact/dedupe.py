@@ -1,43 +1,54 @@
 """Nothing doubled: the same name, email and message sent again by the same client within the rate
-window (a double click, a retry after a dropped connection) is stored and mailed once, and both
-posts are answered as a success.
+window (a double click, a retry after a dropped connection or a 5xx) is stored and mailed once,
+and every copy is answered as a success.
 
-The shared cache makes the claim atomic across processes (two clicks a few milliseconds apart
-reach two gunicorn workers); the stored messages still answer when the cache is down or forgot.
+The database decides, nothing else: a message's fingerprint names its sender, its fields and its
+window, and the column is unique. Two workers storing the same message at once cannot both
+succeed, and a request that dies half-way (its worker killed, its database gone) leaves no claim
+behind that could answer for it: its transaction is rolled back, so the retry stores the message.
 """
 
 import json
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from .models import ContactMessage
-from .ratelimit import CacheDown, cache_call, parse_rate
+from .ratelimit import parse_rate
 
 
-def fingerprint(client, fields):
-    """A keyed hash of who sent what (no message text in the cache's keys)."""
-    parts = json.dumps([client, fields["name"], fields["email"], fields["message"]])
-    return salted_hmac("contact.dedupe", parts, algorithm="sha256").hexdigest()
-
-
-def claim(print_):
-    """True when no message with this fingerprint was stored, or is being stored, in the window."""
+def fingerprints(client, fields, now):
+    """The keyed hashes (no message text is readable from them) of this message in the current
+    window and in the one before: windows are clock-aligned, so a retry a second after a boundary
+    finds the copy stored a second before it."""
     window = parse_rate(settings.CONTACT_RATE).window
-    try:
-        if not cache_call("add", f"contact-seen:{print_}", 1, timeout=window):
-            return False
-    except CacheDown:
-        pass
-    since = timezone.now() - timedelta(seconds=window)
-    return not ContactMessage.objects.filter(fingerprint=print_, created_at__gte=since).exists()
+    index = int(now.timestamp() // window)
+    parts = [client, fields["name"], fields["email"], fields["message"]]
+    return [
+        salted_hmac("contact.dedupe", json.dumps([*parts, n]), algorithm="sha256").hexdigest()
+        for n in (index, index - 1)
+    ]
 
 
-def release(print_):
-    """Forget a claim whose message could not be stored, so a retry stores it."""
+def store(client, fields, now=None, **extra):
+    """Store a message unless a copy is stored already: (message, created). The message is
+    committed when this returns; any failure raises, and then nothing was stored."""
+    now = now or timezone.now()
+    current, previous = fingerprints(client, fields, now)
+    since = now - timedelta(seconds=parse_rate(settings.CONTACT_RATE).window)
+    copies = ContactMessage.objects.filter(fingerprint__in=[current, previous], created_at__gte=since)
+    stored = copies.first()
+    if stored is not None:
+        return stored, False
     try:
-        cache_call("delete", f"contact-seen:{print_}")
-    except CacheDown:
-        pass
+        with transaction.atomic():
+            return ContactMessage.objects.create(**fields, **extra, fingerprint=current), True
+    except IntegrityError:
+        # Another request stored it first (the unique fingerprint waited for its commit).
+        stored = ContactMessage.objects.filter(fingerprint=current).first()
+        if stored is None:
+            raise
+        return stored, False

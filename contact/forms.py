@@ -1,3 +1,5 @@
+import unicodedata
+
 from django import forms
 from django.core.exceptions import ValidationError
 
@@ -15,7 +17,15 @@ def validate_storable(value):
         raise ValidationError("Contains characters that are not valid Unicode.") from None
 
 
+def validate_one_line(value):
+    """No control character or line separator anywhere: the address becomes the notification's
+    Reply-To header, and a vertical tab or U+2028 inside a quoted local part (which the email
+    validator allows) would break that header into two."""
+    if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in value):
+        raise ValidationError("Must not contain control characters or line breaks.")
+
+
 class ContactForm(forms.Form):
     name = forms.CharField(max_length=200, validators=[validate_storable])
-    email = forms.EmailField(max_length=254, validators=[validate_storable])
+    email = forms.EmailField(max_length=254, validators=[validate_storable, validate_one_line])
     message = forms.CharField(max_length=5000, validators=[validate_storable])

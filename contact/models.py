@@ -3,7 +3,8 @@ from django.db import models
 
 class ContactMessage(models.Model):
     """A message sent through the contact form. Saved before anyone is notified, so a failing
-    mail server never loses one; `notified_at` stays empty until the notification went out."""
+    mail server never loses one; `notified_at` stays empty until the notification went out, and
+    `manage.py send_contact_notifications` sends what is still owed (contact/notifications.py)."""
 
     name = models.CharField(max_length=200)
     email = models.EmailField(max_length=254)
@@ -15,8 +16,13 @@ class ContactMessage(models.Model):
     notified_at = models.DateTimeField(
         null=True, blank=True, help_text="When the notification email was sent; empty if it was not."
     )
-    # Who sent what, hashed (contact/dedupe.py): the same message again is not stored twice.
-    fingerprint = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
+    # Who sent what in which window, hashed (contact/dedupe.py). Unique, so the database itself
+    # refuses a second copy of a message, whichever process or host tries to store it. NULL (not
+    # "") for the rows of before migration 0003, which had none that could be unique.
+    fingerprint = models.CharField(max_length=64, unique=True, null=True, editable=False)  # noqa: DJ001
+    # When a process took on sending the notification (contact/notifications.py): a claim, so
+    # two senders never both send it, and one that died is taken over once the claim is stale.
+    notifying_since = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]

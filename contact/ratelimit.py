@@ -61,9 +61,7 @@ def cache_call(method, *args, **kwargs):
         raise
     except Exception as exc:
         _cache_down_until = time.monotonic() + CACHE_PAUSE_SECONDS
-        logger.exception(
-            "The contact cache failed: no rate limit or duplicate check for %ss", CACHE_PAUSE_SECONDS
-        )
+        logger.exception("The contact cache failed: no rate limit for %ss", CACHE_PAUSE_SECONDS)
         raise CacheDown from exc
 
 

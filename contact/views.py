@@ -6,16 +6,12 @@ import logging
 from urllib.parse import parse_qsl
 
 from django.conf import settings
-from django.core.mail import EmailMessage
-from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
-from . import client_address, dedupe, hosting, ratelimit
+from . import client_address, dedupe, hosting, notifications, ratelimit
 from .forms import HONEYPOT, ContactForm
-from .models import ContactMessage
 from .origins import allowed_request_origin
 from .paths import FORM_PATH, POST_PATH, THANKS_PATH
 
@@ -114,25 +110,21 @@ def answer(request, origin, wants_html):
         fields = {name: [str(error) for error in errors] for name, errors in form.errors.items()}
         raise ContactError(400, "invalid", "Some fields need attention.", fields=fields)
 
-    print_ = dedupe.fingerprint(client_address.bucket(client), form.cleaned_data)
-    if not dedupe.claim(print_):
+    # Stored (committed) or already stored before this line returns; else it raises and the
+    # client is told to try again.
+    message, created = dedupe.store(
+        client_address.bucket(client),
+        form.cleaned_data,
+        origin=origin,
+        client_address=str(client) if client else None,
+        user_agent=request.headers.get("User-Agent", "").replace("\x00", "")[:500],
+    )
+    if not created:
         logger.info("Contact message from %s sent again: stored once", origin)
         return success(origin, wants_html)
+    # From here on the answer is success whatever fails: what was not sent stays owed.
     try:
-        with transaction.atomic():
-            message = ContactMessage.objects.create(
-                **form.cleaned_data,
-                origin=origin,
-                client_address=str(client) if client else None,
-                user_agent=request.headers.get("User-Agent", "").replace("\x00", "")[:500],
-                fingerprint=print_,
-            )
-    except Exception:
-        dedupe.release(print_)
-        raise
-    # Stored: from here on the answer is success, whatever fails (a retry would store it twice).
-    try:
-        notify(message)
+        notifications.notify(message)
     except Exception:
         logger.exception("Contact message %s stored, but what followed failed", message.pk)
     return success(origin, wants_html)
@@ -203,26 +195,6 @@ def unique_keys(pairs):
 def refuse_constant(name):
     """NaN and Infinity are not JSON."""
     raise ValueError(f"{name} is not JSON")
-
-
-def notify(message):
-    """Email the site owner. The message is already saved: a failure is logged, never raised."""
-    if not settings.CONTACT_NOTIFY_EMAIL:
-        logger.warning("Contact message %s stored; nobody told (CONTACT_NOTIFY_EMAIL unset)", message.pk)
-        return
-    email = EmailMessage(
-        subject=f"Contact form: {' '.join(message.name.split())}",  # a newline is no header
-        body=f"From: {message.name} <{message.email}>\nOrigin: {message.origin}\n\n{message.message}\n",
-        to=[settings.CONTACT_NOTIFY_EMAIL],
-        reply_to=[message.email],
-    )
-    try:
-        email.send()
-    except Exception:
-        logger.exception("Contact message %s stored, but its notification email failed", message.pk)
-        return
-    with transaction.atomic():  # its own savepoint: a failure leaves the connection usable
-        ContactMessage.objects.filter(pk=message.pk).update(notified_at=timezone.now())
 
 
 def cors(response, origin):

@@ -138,9 +138,16 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "portfolio.wsgi.application"
 
+# Connections are kept between requests, and checked before a request reuses one: after a
+# database restart, the first request of each worker would otherwise fail on its stale connection.
 DATABASES = {
-    "default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=600)
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=600, conn_health_checks=True
+    )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A hung or unreachable server fails the request within seconds, not at gunicorn's timeout.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -119,55 +119,104 @@ def postgres_bin(name):
 @contextmanager
 def postgres_server():
     """A throwaway PostgreSQL cluster (initdb into a temporary folder, its unix socket there
-    too, no system service) on a free loopback port; yields a function that creates a fresh
-    database and returns its DATABASE_URL. PostgreSQL refuses to run as root: as root, the
-    cluster belongs to the `postgres` user of Debian's package (else `nobody`)."""
+    too, no system service) on a free loopback port; yields it (a PostgresCluster: fresh
+    databases, and the stop, start and SIGSTOP of a failing server). PostgreSQL refuses to run as
+    root: as root, the cluster belongs to the `postgres` user of Debian's package (else
+    `nobody`)."""
     initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
     if not (initdb and pg_ctl):
         pytest.skip(
             "PostgreSQL's initdb and pg_ctl are not installed (Debian's postgresql; make test installs it)"
         )
-    import psycopg
-
     as_user = []
     folder = Path(tempfile.mkdtemp(prefix="contact-postgres-"))
     if os.geteuid() == 0:
         user = next((u for u in ("postgres", "nobody") if _user_exists(u)), None)
         as_user = ["runuser", "-u", user, "--"]
         os.chown(folder, pwd.getpwnam(user).pw_uid, pwd.getpwnam(user).pw_gid)
-    data, port = folder / "data", free_port()
-
-    def run(*args):
-        subprocess.run(as_user + list(args), cwd=folder, check=True, capture_output=True, timeout=60)
-
+    cluster = PostgresCluster(folder, free_port(), as_user, pg_ctl)
     try:
-        run(initdb, "-D", str(data), "-U", "contact", "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync")
-        durability = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"  # a test's data
-        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 {durability}"
-        run(pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-o", options, "-w", "-t", "30", "start")
+        cluster.run(initdb, "-D", str(cluster.data), "-U", "contact", "-A", "trust", "-E", "UTF8",
+                    "--no-locale", "--no-sync")  # fmt: skip
+        cluster.start()
     except subprocess.CalledProcessError as error:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"PostgreSQL did not start: {error.stderr.decode()}") from error
-    names = iter(range(1, 1000))
-
-    def create_database():
-        name = f"contact{next(names)}"
-        with psycopg.connect(
-            host="127.0.0.1", port=port, user="contact", dbname="postgres", autocommit=True
-        ) as db:
-            db.execute(f"CREATE DATABASE {name}")
-        return f"postgres://contact@127.0.0.1:{port}/{name}"
-
     try:
-        yield create_database
+        yield cluster
     finally:
+        cluster.resume()
         subprocess.run(
-            as_user + [pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
+            as_user + [pg_ctl, "-D", str(cluster.data), "-m", "immediate", "stop"],
             cwd=folder,
             capture_output=True,
             timeout=30,
         )
         shutil.rmtree(folder, ignore_errors=True)
+
+
+class PostgresCluster:
+    def __init__(self, folder, port, as_user, pg_ctl):
+        self.folder, self.data, self.port = folder, folder / "data", port
+        self.as_user, self.pg_ctl = as_user, pg_ctl
+        self.names = iter(range(1, 1000))
+
+    def run(self, *args):
+        subprocess.run(
+            self.as_user + list(args), cwd=self.folder, check=True, capture_output=True, timeout=60
+        )
+
+    def create_database(self):
+        """A new database; its DATABASE_URL."""
+        import psycopg
+
+        name = f"contact{next(self.names)}"
+        with psycopg.connect(
+            host="127.0.0.1", port=self.port, user="contact", dbname="postgres", autocommit=True
+        ) as db:
+            db.execute(f"CREATE DATABASE {name}")
+        return f"postgres://contact@127.0.0.1:{self.port}/{name}"
+
+    def start(self):
+        durability = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"  # a test's data
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 {durability}"
+        self.run(self.pg_ctl, "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options,
+                 "-w", "-t", "30", "start")  # fmt: skip
+
+    def stop(self):
+        """A fast shutdown: every connection is closed, as in a restart or a crash."""
+        self.run(self.pg_ctl, "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def pause(self):
+        """SIGSTOP the server and all its processes: connections stay open, nothing answers."""
+        self._signal(signal.SIGSTOP)
+
+    def resume(self):
+        self._signal(signal.SIGCONT)
+
+    def _signal(self, number):
+        pid_file = self.data / "postmaster.pid"
+        if not pid_file.exists():
+            return
+        server = int(pid_file.read_text().split()[0])
+        for pid in [server, *children(server)]:
+            try:
+                os.kill(pid, number)
+            except ProcessLookupError:
+                pass
+
+
+def children(pid):
+    """The process ids whose parent is `pid` (from /proc)."""
+    found = []
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.split("/")[2]))
+    return found
 
 
 def _user_exists(name):
@@ -208,13 +257,21 @@ def run_migrate(env):
 
 
 @contextmanager
-def gunicorn(env, log_dir, workers=1):
-    """`gunicorn portfolio.wsgi` as the README runs it, on a free loopback port; yields the port.
-    Its output goes to gunicorn-<port>.log in log_dir."""
+def gunicorn(env, log_dir, workers=1, args=()):
+    """`gunicorn portfolio.wsgi` as the README runs it (plus `args`), on a free loopback port;
+    yields the port. Its output goes to gunicorn-<port>.log in log_dir."""
     port = free_port()
     with open(Path(log_dir) / f"gunicorn-{port}.log", "wb") as log:
         process = subprocess.Popen(
-            [str(GUNICORN), "portfolio.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)],
+            [
+                str(GUNICORN),
+                "portfolio.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(workers),
+                *args,
+            ],
             cwd=ROOT,
             env=env,
             stdout=log,

@@ -1,0 +1,211 @@
+"""A 201 means stored: the production service (gunicorn, 2 sync workers, PostgreSQL, Redis) while
+its parts fail the way they do in production: PostgreSQL stopped, restarted, hung (SIGSTOP) under
+a worker that gunicorn then kills, Redis up, down or hung, the mail server refusing or hanging.
+
+After every scenario each 2xx is matched by exactly one stored row and, once the retry command
+has run, exactly one notification."""
+
+import http.client
+import json
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+
+import pytest
+
+from .helpers import SITE_ORIGIN, VALID
+from .servers import ROOT, free_port, gunicorn, postgres_server, redis_process
+from .test_service import Service, start_service
+
+HTTPS = {"X-Forwarded-Proto": "https"}  # what nginx says of a request it took over TLS
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    with postgres_server() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def redis(tmp_path):
+    with redis_process(tmp_path) as (url, process):
+        yield url, process
+
+
+def post(service, data, client, timeout=10):
+    """(status, body) of one JSON post from `client`, or (None, reason) when no answer came."""
+    headers = {"Origin": SITE_ORIGIN, "Content-Type": "application/json", **HTTPS, **client}
+    connection = http.client.HTTPConnection("127.0.0.1", service.port, timeout=timeout)
+    try:
+        connection.request("POST", "/api/contact", json.dumps(data), headers)
+        response = connection.getresponse()
+        return response.status, response.read()
+    except (OSError, http.client.HTTPException) as error:
+        return None, repr(error)
+    finally:
+        connection.close()
+
+
+def stored(service, name):
+    return service.rows(f"select count(*) from contact_contactmessage where name = '{name}'")[0][0]
+
+
+def send_owed(service, **overrides):
+    """`manage.py send_contact_notifications` as cron runs it, with the service's environment."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "send_contact_notifications"],
+        cwd=ROOT,
+        env={**service.env, **overrides},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@contextmanager
+def running(tmp_path, redis_url, database_url, args=(), **settings):
+    env = start_service(tmp_path, redis_url, database_url, **settings)
+    with gunicorn(env, tmp_path, workers=2, args=args) as port:
+        yield Service(port, env, tmp_path)
+
+
+def test_a_retry_after_postgresql_was_down_is_stored_once(tmp_path, postgres, redis):
+    with running(tmp_path, redis[0], postgres.create_database()) as service:
+        client, data = service.client(), {**VALID, "name": "Down", "message": "Sent while it was down."}
+        postgres.stop()
+        try:
+            status, body = post(service, data, client)
+            assert status == 500 and json.loads(body)["error"]["code"] == "server_error"
+        finally:
+            postgres.start()
+        assert post(service, data, client)[0] == 201  # the sender's retry
+        assert post(service, data, client)[0] == 201  # and a second one
+        assert stored(service, "Down") == 1
+        assert len(service.mails("Sent while it was down.")) == 1
+
+
+def test_a_restart_while_idle_costs_no_message(tmp_path, postgres, redis):
+    """Each worker holds a connection; after the restart it is stale, and is checked before use."""
+    with running(tmp_path, redis[0], postgres.create_database()) as service:
+        assert post(service, {**VALID, "name": "Before"}, service.client())[0] == 201
+        postgres.stop()
+        postgres.start()
+        statuses = [post(service, {**VALID, "name": f"After {n}"}, service.client())[0] for n in range(4)]
+        assert statuses == [201] * 4
+        assert service.rows("select count(*) from contact_contactmessage") == [(5,)]
+
+
+def test_a_worker_killed_on_a_hung_postgresql_leaves_nothing_that_answers_for_it(tmp_path, postgres, redis):
+    """PostgreSQL stops answering (SIGSTOP); gunicorn kills the worker that waits for it (timeout
+    3 s). Nothing of that request may answer for the sender's retry."""
+    with running(tmp_path, redis[0], postgres.create_database(), args=["--timeout", "3"]) as service:
+        client, data = service.client(), {**VALID, "name": "Hung", "message": "Sent while it hung."}
+        assert post(service, {**VALID, "name": "Warm"}, service.client())[0] == 201
+        postgres.pause()
+        try:
+            status, _ = post(service, data, client, timeout=20)
+            assert status is None or status >= 500
+        finally:
+            postgres.resume()
+        assert "WORKER TIMEOUT" in service.log()
+        assert post(service, data, client)[0] == 201
+        assert post(service, data, client)[0] == 201
+        assert stored(service, "Hung") == 1
+        assert len(service.mails("Sent while it hung.")) == 1
+
+
+def burst(service, data, client, count=4):
+    """`count` identical posts at once (a double click reaching both workers, a retrying client)."""
+    answers = []
+    threads = [
+        threading.Thread(target=lambda: answers.append(post(service, data, client)[0])) for _ in range(count)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted(answers, key=str)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_identical_posts_at_once_store_one_row_with_redis_up_hung_or_down(
+    tmp_path, postgres, redis, database
+):
+    redis_url, redis_server = redis
+    url = postgres.create_database() if database == "postgresql" else f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    with running(tmp_path, redis_url, url) as service:
+        for state in ("up", "hung", "down"):
+            if state == "hung":
+                redis_server.send_signal(signal.SIGSTOP)
+            elif state == "down":
+                redis_server.kill()
+                redis_server.wait()
+            data = {**VALID, "name": f"Redis {state}", "message": f"Clicked while Redis was {state}."}
+            assert burst(service, data, service.client()) == [201] * 4, state
+            assert stored(service, f"Redis {state}") == 1, state
+            assert len(service.mails(f"Clicked while Redis was {state}.")) == 1, state
+
+
+@contextmanager
+def silent_mail_server():
+    """A port that accepts connections and never says a word (a hung mail server)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        yield server.getsockname()[1]
+
+
+def test_a_notification_that_could_not_be_sent_is_sent_later_once(tmp_path, postgres, redis):
+    """The mail server refuses (a closed port): the message is stored, the sender told 201, and
+    `send_contact_notifications` sends the notification later, once."""
+    smtp = {
+        "EMAIL_BACKEND": "",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(free_port()),
+        "EMAIL_USE_TLS": "0",
+    }
+    with running(tmp_path, redis[0], postgres.create_database(), **smtp) as service:
+        client, data = service.client(), {**VALID, "name": "Unsent", "message": "The mail server was down."}
+        assert post(service, data, client)[0] == 201
+        assert post(service, data, client)[0] == 201
+        assert stored(service, "Unsent") == 1
+        assert service.rows("select notified_at from contact_contactmessage where name = 'Unsent'") == [
+            (None,)
+        ]
+        assert "notification email failed" in service.log()
+
+        failed = send_owed(service)  # the mail server is still down: it stays owed, cron is told
+        assert failed.returncode == 1 and "1 notification(s) failed again" in failed.stderr
+        file_backend = {"EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend"}
+        assert "Sent 1 contact notification(s)." in send_owed(service, **file_backend).stdout
+        assert "Sent 0 contact notification(s)." in send_owed(service, **file_backend).stdout
+        assert len(service.mails("The mail server was down.")) == 1
+
+
+def test_a_worker_killed_while_mailing_is_taken_over_once_its_claim_is_stale(tmp_path, postgres, redis):
+    """The mail server hangs, and gunicorn kills the worker that waits for it. The retry command
+    leaves a fresh claim alone (its sender may still be sending), and sends once it is stale."""
+    with silent_mail_server() as smtp_port:
+        smtp = {"EMAIL_BACKEND": "", "EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(smtp_port),
+                "EMAIL_USE_TLS": "0", "EMAIL_TIMEOUT": "30"}  # fmt: skip
+        database = postgres.create_database()
+        with running(tmp_path, redis[0], database, args=["--timeout", "3"], **smtp) as service:
+            client, data = service.client(), {**VALID, "name": "Mailing", "message": "Killed while mailing."}
+            status, _ = post(service, data, client, timeout=20)
+            assert status is None or status >= 500
+            assert "WORKER TIMEOUT" in service.log()
+            assert stored(service, "Mailing") == 1
+            assert post(service, data, client)[0] == 201  # the retry: stored already
+
+            file_backend = {"EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend"}
+            assert "Sent 0 contact notification(s)." in send_owed(service, **file_backend).stdout
+            # The clock, moved on: the claim is now older than any send may take.
+            service.execute(
+                "update contact_contactmessage set notifying_since = notifying_since - interval '1 day'"
+            )
+            assert "Sent 1 contact notification(s)." in send_owed(service, **file_backend).stdout
+            assert "Sent 0 contact notification(s)." in send_owed(service, **file_backend).stdout
+            assert len(service.mails("Killed while mailing.")) == 1
