@@ -21,6 +21,7 @@ The contact route is not a file: the command hands it to the Django application 
 
 import hashlib
 import mimetypes
+import os
 import posixpath
 import re
 import stat
@@ -228,11 +229,12 @@ class StaticHost:
 
     def find(self, path):
         """The file for a decoded URL path, or None: regular files only (no folder, no symlink)
-        inside the folder, never the rules files themselves."""
+        whose real path lies inside the folder (a linked folder inside it may point anywhere),
+        never the rules files themselves."""
         if path in ("/_redirects", "/_headers", "/_worker.js"):
             return None
         candidate = Path(posixpath.normpath(str(self.folder) + "/" + path.lstrip("/")))
-        if not candidate.is_relative_to(self.folder):
+        if not Path(os.path.realpath(candidate)).is_relative_to(self.folder):
             return None
         try:
             return candidate if stat.S_ISREG(candidate.lstat().st_mode) else None

@@ -108,3 +108,15 @@ def test_the_watcher_names_the_files_that_changed(content_dir):
     ):
         change()
         assert watcher.changed() and watcher.paths is None
+
+
+def test_a_foreign_host_gets_400_even_for_what_is_answered_from_memory(authoring_server):
+    """DNS rebinding: a page elsewhere names its own host, resolved to 127.0.0.1. Nothing is
+    answered to it, not a cached list, not a static file, not the API."""
+    base, _ = authoring_server
+    paths = ["/", "/articles", "/projects", "/api/v1/articles", "/api/v1/projects.json",
+             "/articles/first-post", "/static/pages/site.css", "/no/such/page"]  # fmt: skip
+    for path in paths:
+        fetch(base + path)  # a local request first: the lists are now in memory
+        assert fetch(base + path, headers={"Host": "rebound.example"})[0] == 400, path
+        assert fetch(base + path, headers={"Host": "localhost"})[0] in (200, 404), path

@@ -165,3 +165,21 @@ def test_the_preview_refuses_a_folder_that_is_not_a_build(tmp_path):
         cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert result.returncode != 0 and "make build" in result.stderr
+
+
+def test_the_preview_stays_local(built_site, tmp_path):
+    """Only files whose real path is inside the folder are served (a linked folder inside it may
+    point anywhere), and only to the preview's own host names (no DNS rebinding)."""
+    folder = tmp_path / "site"
+    shutil.copytree(built_site, folder)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("not the site's")
+    (folder / "outside-link").symlink_to(outside)
+    (folder / "inside-link").symlink_to(folder / "projects")
+    with preview(folder, tmp_path) as base:
+        assert fetch(base + "/outside-link/secret.txt")[0] == 404
+        assert fetch(base + "/inside-link/alpha-one")[0] == 200
+        assert fetch(base + "/projects")[0] == 200
+        for path in ("/", "/projects", "/api/v1/projects.json", "/no/such/page", "/api/contact"):
+            assert fetch(base + path, headers={"Host": "rebound.example"})[0] == 400, path

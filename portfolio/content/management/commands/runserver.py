@@ -4,6 +4,7 @@ from django.utils.autoreload import autoreload_started, file_changed
 
 from portfolio.content.autosync import ContentSyncHandler, content_changed, watch_content
 from portfolio.content.schema import migrate
+from portfolio.local_hosts import AllowedHostsOnly
 
 
 class Command(StaticRunserver):
@@ -23,4 +24,5 @@ class Command(StaticRunserver):
         super().inner_run(*args, **options)
 
     def get_handler(self, *args, **options):
-        return ContentSyncHandler(super().get_handler(*args, **options), settings.CONTENT_DIR, self.stdout)
+        handler = ContentSyncHandler(super().get_handler(*args, **options), settings.CONTENT_DIR, self.stdout)
+        return AllowedHostsOnly(handler)

@@ -17,6 +17,7 @@ from contact.origins import allowed_origins
 from contact.paths import POST_PATH
 from portfolio.content.schema import migrate
 from portfolio.export.preview import PreviewApplication
+from portfolio.local_hosts import AllowedHostsOnly
 
 
 class ThreadedServer(socketserver.ThreadingMixIn, WSGIServer):
@@ -47,11 +48,13 @@ class Command(BaseCommand):
         migrate()  # the contact form stores messages
         origins = {f"http://{host}:{port}" for host in (bind, "127.0.0.1", "localhost")}
         settings.CONTACT_ALLOWED_ORIGINS = sorted(allowed_origins() | origins)
+        if bind not in ("0.0.0.0", "::"):
+            settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, bind]
         application = PreviewApplication(folder, get_wsgi_application(), django_paths=[POST_PATH])
         for problem in application.host.rules.problems:
             self.stderr.write(f"warning: {problem} (ignored, as the host ignores it)")
         server = ThreadedServer((bind, port), RequestHandler)
-        server.set_app(application)
+        server.set_app(AllowedHostsOnly(application))
         self.stdout.write(
             f"Previewing {folder.resolve()} as Cloudflare Pages serves it, on http://{bind}:{port}/\n"
             f"POST {POST_PATH} goes to the contact view. Quit with CONTROL-C."
