@@ -5,6 +5,8 @@ import shutil
 
 import pytest
 
+from tests.tools import missing_tool
+
 CHROMIUM_FLAGS = [
     "--headless=new",
     "--no-sandbox",
@@ -25,7 +27,7 @@ def chromium(tmp_path_factory):
     """A factory: chromium(javascript=True) starts a browser; all are quit after the test."""
     binary, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
     if not (binary and driver_path):
-        pytest.skip("Debian's chromium and chromium-driver are not installed (make test installs them)")
+        missing_tool("Debian's chromium and chromium-driver are not installed (make test installs them)")
     from selenium import webdriver
 
     drivers = []

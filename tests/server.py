@@ -12,8 +12,9 @@ import urllib.error
 import urllib.request
 from contextlib import contextmanager
 
-import pytest
 from django.conf import settings
+
+from tests.tools import missing_tool
 
 
 def nginx_command(folder, server):
@@ -21,7 +22,7 @@ def nginx_command(folder, server):
     and temporary files in `folder`; skips the test when Debian's nginx is not installed."""
     binary = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
     if binary is None:
-        pytest.skip("nginx is not installed (Debian's nginx; make test installs it)")
+        missing_tool("nginx is not installed (Debian's nginx; make test installs it)")
     (folder / "nginx.conf").write_text(
         # pytest's temporary folders are private: run the workers as this user, not nobody.
         ("user root;\n" if os.geteuid() == 0 else "")

@@ -3,10 +3,6 @@
 import subprocess
 import sys
 
-import pytest
-
-pytest.importorskip("schemathesis")
-
 
 def test_schemathesis_finds_nothing(imported, live_server, tmp_path):
     command = [

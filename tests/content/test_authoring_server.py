@@ -8,6 +8,7 @@ import pytest
 from portfolio.content.autosync import Watcher
 from tests.content_builder import article, write_content
 from tests.server import fetch, manage_py_server
+from tests.tools import missing_tool
 
 
 def titles(db_path):
@@ -94,7 +95,7 @@ def test_lists_are_answered_from_memory_until_the_content_changes(authoring_serv
 def test_the_watcher_names_the_files_that_changed(content_dir):
     watcher = Watcher(content_dir)
     if watcher.inotify is None:
-        pytest.skip("no inotify here: every change is a full import")
+        missing_tool("no inotify here: every change is a full import")
     assert watcher.changed() and watcher.paths is None, "the first import looks at everything"
     write_content(content_dir, {"articles/first-post.md": article("Edited")})
     assert watcher.changed() and watcher.paths == {"articles/first-post.md"}

@@ -7,12 +7,12 @@ import re
 import subprocess
 import sys
 
-import pytest
 from django.conf import settings
 
 from portfolio.export.hosts import REWRITES, content_security_policy, headers_file, headers_for, rewrite
 from tests.content_builder import SITE_URL
 from tests.server import fetch, free_port, wait_for
+from tests.tools import missing_tool
 
 from .conftest import start_nginx
 
@@ -80,7 +80,7 @@ def check_host(base, site, *, json_404):
 def test_cloudflare_pages(built_site, background):
     wrangler = HOSTS / "node_modules" / ".bin" / "wrangler"
     if not wrangler.exists():
-        pytest.skip("wrangler is not installed (make test runs npm ci in tests/hosts)")
+        missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
     env = {**os.environ, "WRANGLER_SEND_METRICS": "false", "CLOUDFLARE_CF_FETCH_ENABLED": "false"}
     # The first start after `npm ci` has been seen to give up waiting for the Workers runtime (a
     # cold 120 MB binary); a second start works. Any other failure fails the test.
@@ -102,7 +102,7 @@ def test_cloudflare_pages(built_site, background):
 
 def test_netlify_parses_the_rules(built_site):
     if not (HOSTS / "node_modules" / "@netlify" / "redirect-parser").exists():
-        pytest.skip("Netlify's parsers are not installed (make test runs npm ci in tests/hosts)")
+        missing_tool("Netlify's parsers are not installed (make test runs npm ci in tests/hosts)")
     result = subprocess.run(
         ["node", "netlify_rules.mjs", str(built_site)], cwd=HOSTS, capture_output=True, text=True, check=True
     )

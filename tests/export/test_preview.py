@@ -13,6 +13,7 @@ from django.conf import settings
 from tests.contact.helpers import BROWSER_ACCEPT, VALID
 from tests.content_builder import SITE_URL
 from tests.server import fetch, free_port, server_process
+from tests.tools import missing_tool
 
 WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
 UNKNOWN = [
@@ -65,7 +66,7 @@ def preview(folder, tmp_path):
 @pytest.fixture(scope="module")
 def wrangler(site):
     if not WRANGLER.exists():
-        pytest.skip("wrangler is not installed (make test runs npm ci in tests/hosts)")
+        missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
     env = {"WRANGLER_SEND_METRICS": "false", "CLOUDFLARE_CF_FETCH_ENABLED": "false"}
     args = [str(WRANGLER), "pages", "dev", str(site), "--ip", "127.0.0.1", "--port", "{port}",
             "--compatibility-date", "2026-04-01", "--inspector-port", str(free_port())]  # fmt: skip
