@@ -4,10 +4,8 @@ Every view answers GET (and HEAD, OPTIONS); DRF answers any other method with a 
 header. There is no authentication, hence no CSRF check to turn those into 403s.
 """
 
-from operator import itemgetter
-
 from django.core.exceptions import ObjectDoesNotExist
-from django.http import HttpResponse, HttpResponseNotFound
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import NotFound
@@ -17,7 +15,6 @@ from rest_framework.views import APIView
 
 from portfolio.content.loader import SLUG_RE
 from portfolio.content.models import Article, Project, Site, Stack
-from portfolio.pieces import Listing, in_order
 
 from . import openapi
 from . import serializers as s
@@ -146,9 +143,7 @@ class ApiIndexView(ReadView):
 
 
 class ListView(ReadView):
-    """Every item of a collection, newest first, then by slug. Metadata only: no markdown body.
-    `listing` is the static export's way in: the same bytes, as a head, a piece per item and a
-    tail (portfolio/pieces.py)."""
+    """Every item of a collection, newest first, then by slug. Metadata only: no markdown body."""
 
     name = None  # the document's key of the list
     item_serializer = None
@@ -162,23 +157,6 @@ class ListView(ReadView):
 
     def get(self, request, *args, **kwargs):
         return self.respond(self.document(list(self.items().values(*self.item_serializer.LIST_FIELDS))))
-
-    @classmethod
-    def listing(cls, request):
-        view = cls()  # items(), get_serializer() and its renderer need no request
-        items = view.items()
-        keys = items.item_keys()
-        renderer = view.renderer_classes[0]()
-
-        def render(indices):
-            rows = items.values(*cls.item_serializer.LIST_FIELDS)
-            rows = in_order(rows, [keys[i][0] for i in indices], len(keys), itemgetter("slug"))
-            data = view.get_serializer({"count": len(keys), cls.name: rows}).data
-            # The list is the document's last field: its head and tail are around an empty one.
-            head, tail = renderer.render({**data, cls.name: []}).rsplit(b"[]", 1)
-            return head + b"[", [renderer.render(item) for item in data[cls.name]], b"]" + tail
-
-        return Listing(keys, render, separator=b",")
 
 
 class ProjectListView(ListView):
@@ -219,27 +197,6 @@ class DetailView(ReadView, generics.RetrieveAPIView):
             return self.get_queryset().get(slug=self.kwargs["slug"])
         except ObjectDoesNotExist:
             raise NotFound() from None
-
-    @classmethod
-    def render_many(cls, requests):
-        """The static export's way in: a response for each request (each resolved to this view),
-        in order, the bytes a GET of its address answers (the export's parity test checks it).
-        Items come from one query and one `many=True` serializer, which builds its fields once:
-        a serializer per item cost 40 times as much."""
-        view = cls()  # get_queryset() and get_serializer_context() need no request
-        slugs = [request.resolver_match.kwargs["slug"] for request in requests]
-        items = view.get_queryset().in_bulk(slugs)
-        found = [items[slug] for slug in slugs if slug in items]
-        documents = iter(view.get_serializer(found, many=True).data)
-        renderer = view.renderer_classes[0]()
-        for slug in slugs:
-            if slug in items:
-                document = next(documents)
-                response = HttpResponse(renderer.render(document), content_type=renderer.media_type)
-                response.data = document  # as a DRF Response keeps it: the export makes the twin from it
-                yield response
-            else:
-                yield HttpResponseNotFound()
 
 
 class ProjectDetailView(DetailView):

@@ -2,10 +2,8 @@
 served by the authoring server and frozen by the static export through the same view. Only what
 the importer published is served: not a hidden file of media/, not a stale variant."""
 
-import mimetypes
-
 from django.conf import settings
-from django.http import Http404, HttpResponse, HttpResponseNotFound
+from django.http import Http404
 from django.views import View
 from django.views.static import serve as serve_file
 
@@ -32,20 +30,6 @@ class MediaView(View):
         if path.startswith(VARIANTS_PREFIX):
             return variants.get(path[len(VARIANTS_PREFIX) :])
         return settings.CONTENT_DIR / FOLDER / path if path in published else None
-
-    @classmethod
-    def render_many(cls, requests):
-        """The static export's way in: the files' bytes, one file in memory at a time, with the
-        published files and variants looked up once for the whole run."""
-        variants = variant_files()
-        published = set(MediaFile.objects.values_list("path", flat=True))
-        for request in requests:
-            path = request.resolver_match.kwargs["path"]
-            found = cls.source(path, variants, published)
-            if found is None:
-                yield HttpResponseNotFound()
-            else:
-                yield HttpResponse(found.read_bytes(), content_type=mimetypes.guess_type(path)[0])
 
 
 def published_media():

@@ -19,14 +19,13 @@ rewrite each twin from the built JSON file and compare (portfolio/export/verify.
 
 import heapq
 
-from django.http import HttpResponse, HttpResponseNotFound, StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.views import View
 
 from api.serializers import ArticleDetailSerializer, ProjectDetailSerializer
 from portfolio.content.models import Article, Project, Site
-from portfolio.reversing import slug_reverser
 
 from .plain_text import oneline
 
@@ -72,13 +71,11 @@ def _twin(item, facts, sections):
 
 
 class Twin(View):
-    """GET /{kind}/{slug}.md. The static export makes a twin from its item's document as it
-    renders the JSON file (`document_route`, `from_document`), or alone through `render_many`."""
+    """GET /{kind}/{slug}.md."""
 
     queryset = None
     serializer_class = None
     markdown = None
-    document_route = None  # the route of the item's API document
 
     def get(self, request, slug):
         item = get_object_or_404(self.queryset, slug=slug)
@@ -89,35 +86,18 @@ class Twin(View):
         context = {"base_url": Site.load().base_url}
         return cls.serializer_class(items, many=True, context=context).data
 
-    @classmethod
-    def from_document(cls, document):
-        return cls.markdown(document).encode()
-
-    @classmethod
-    def render_many(cls, requests):
-        slugs = [request.resolver_match.kwargs["slug"] for request in requests]
-        items = cls.queryset.in_bulk(slugs)
-        documents = iter(cls.documents([items[slug] for slug in slugs if slug in items]))
-        for slug in slugs:
-            if slug in items:
-                yield HttpResponse(cls.markdown(next(documents)), content_type=MARKDOWN)
-            else:
-                yield HttpResponseNotFound()
-
 
 # The rendered HTML is not needed: on a large site it is most of what a row weighs.
 class ProjectTwin(Twin):
     queryset = Project.objects.defer("body_html")
     serializer_class = ProjectDetailSerializer
     markdown = staticmethod(project_markdown)
-    document_route = "api:project-json"
 
 
 class ArticleTwin(Twin):
     queryset = Article.objects.published().defer("body_html")  # a draft has no twin
     serializer_class = ArticleDetailSerializer
     markdown = staticmethod(article_markdown)
-    document_route = "api:article-json"
 
 
 def twins(view_class):
@@ -151,22 +131,6 @@ class LlmsFull(View):
                 yield SEPARATOR + twin.encode()
 
         return StreamingHttpResponse(chunks(), content_type=TEXT)
-
-    @classmethod
-    def from_built(cls, request):
-        """The same file from twins already built (the static export's way in: it has just
-        written them, and serializing 10,000 items again costs seconds), as pieces: bytes stand
-        for themselves, a str is the address of a built twin whose bytes go there."""
-
-        def addresses(view, route):
-            address = slug_reverser(route)
-            return [(str(date), address(slug)) for slug, date in view.queryset.values_list("slug", "date")]
-
-        projects = addresses(ProjectTwin, "pages:project-md")
-        yield cls.summary(request)
-        for _date, uri in newest_first(projects, addresses(ArticleTwin, "pages:article-md")):
-            yield SEPARATOR
-            yield uri
 
     @staticmethod
     def summary(request):

@@ -3,14 +3,12 @@ never rendered on request. Articles are read only through Article.objects.publis
 one article's page on an authoring server started with SHOW_DRAFTS=1."""
 
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseNotFound, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import render
-from django.template.loader import select_template
 from django.views import View
 from django.views.generic import DetailView, TemplateView
 
 from portfolio.content.models import Article, Project, Site, Stack
-from portfolio.pieces import template_listing
 
 from .assets import url as static
 
@@ -31,8 +29,7 @@ def home(request):
 
 
 class ListPage(View):
-    """A page of every project or every published article, newest first. `listing` is the
-    static export's way in: the same bytes, as a head, a piece per item and a tail."""
+    """A page of every project or every published article, newest first."""
 
     template_name = name = json_twin = None
 
@@ -45,11 +42,6 @@ class ListPage(View):
     def get(self, request):
         return render(request, self.template_name, self.context())
 
-    @classmethod
-    def listing(cls, request):
-        context = cls().context()
-        return template_listing(request, cls.template_name, context, cls.name, context[cls.name])
-
 
 class ProjectList(ListPage):
     template_name = "pages/project_list.html"
@@ -61,9 +53,7 @@ class ProjectList(ListPage):
 
 
 class ItemPage(DetailView):
-    """One project's or article's page. `render_many` is the static export's way in: the pages of
-    many items from one query, each the bytes a GET of its address answers (the export's parity
-    test checks it). One query per page was a quarter of a 10,000-page build."""
+    """One project's or article's page."""
 
     json_twin = None  # the item's JSON address, with a {slug} placeholder
 
@@ -73,23 +63,6 @@ class ItemPage(DetailView):
             markdown_twin=self.request.path + ".md",  # pages/twins.py
             **kwargs,
         )
-
-    @classmethod
-    def render_many(cls, requests):
-        """A rendered response for each request (each resolved to this view), in order."""
-        slugs = [request.resolver_match.kwargs["slug"] for request in requests]
-        items = cls().get_queryset().in_bulk(slugs)
-        template = None
-        for request, slug in zip(requests, slugs, strict=True):
-            if slug not in items:
-                yield HttpResponseNotFound()
-                continue
-            view = cls()
-            view.setup(request, slug=slug)
-            view.object = items[slug]
-            # Found once for the run: a TemplateResponse looks its template up for every page.
-            template = template or select_template(view.get_template_names())
-            yield HttpResponse(template.render(view.get_context_data(), request))
 
 
 class ProjectPage(ItemPage):
@@ -183,11 +156,3 @@ class LlmsTxtView(TemplateView):
             articles=Article.objects.published().only("slug", "title", "description"),
             **kwargs,
         )
-
-    @classmethod
-    def listing(cls, request):
-        """Its articles as pieces (portfolio/pieces.py); the projects are part of the head."""
-        view = cls()
-        view.setup(request)
-        context = view.get_context_data()
-        return template_listing(request, cls.template_name, context, "articles", context["articles"])

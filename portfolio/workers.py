@@ -14,6 +14,8 @@ import signal
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
+from django.db import connections
+
 PR_SET_PDEATHSIG = 1
 
 
@@ -125,35 +127,15 @@ def isolated_map(func, items):
             yield WorkerDied(child.exitcode)
 
 
-def _answer(func, args, parent, connection):
-    in_worker(parent)
-    try:
-        connection.send(func(*args))
-    except Exception:  # noqa: BLE001 - the parent runs func itself, and sees the error there
-        pass
-    connection.close()
-
-
-def in_background(func, *args):
-    """Start func(*args) in a forked child process and return a function that waits for its
-    result: for work that can use the other core while this process goes on. A child that
-    fails or dies leaves the work to the waiter, which runs func(*args) itself (and raises
-    what it raises). Where there is no fork, func runs when waited for."""
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return lambda: func(*args)
-    context = multiprocessing.get_context("fork")
-    reader, writer = context.Pipe(duplex=False)
-    child = context.Process(target=_answer, args=(func, args, os.getpid(), writer), daemon=True)
-    child.start()
-    writer.close()
-
-    def wait():
-        try:
-            return reader.recv()
-        except EOFError:
-            return func(*args)
-        finally:
-            reader.close()
-            child.join()
-
-    return wait
+def map_chunks(func, chunks, workers, parallel=True):
+    """func(chunk) of each chunk, in order, as each is done: on a pool of `workers` processes
+    when `parallel` and there is more than one chunk, else here. The pool forks, so func may use
+    what this process set up before (a module's state); database connections are closed first,
+    as one must not cross a fork (each worker opens its own)."""
+    if not parallel or workers < 2 or len(chunks) < 2:
+        for chunk in chunks:
+            yield func(chunk)
+        return
+    connections.close_all()
+    with worker_pool(workers) as pool:
+        yield from pool.map(func, chunks)

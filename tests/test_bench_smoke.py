@@ -77,7 +77,9 @@ def test_the_benchmark_prints_every_figure():
         shutil.rmtree(kept, ignore_errors=True)
     # Each run's line gives the cold build's phases, read from the build's own last line.
     assert re.search(
-        r"^run 1: floor .* cold build .*; import [\d.]+/[\d.]+ s, render ", result.stdout, re.M
+        r"^run 1: floor .* cold build .*; import [\d.]+/[\d.]+ s, plan [\d.]+/[\d.]+ s, render ",
+        result.stdout,
+        re.M,
     ), result.stdout
     rows = {line.strip().split("  ")[0]: line for line in result.stdout.splitlines()}
     for figure in FIGURES:

@@ -67,12 +67,6 @@ class ItemQuerySet(models.QuerySet):
         super().__init__(*args, **kwargs)
         self._iterable_class = AddressedIterable
 
-    def item_keys(self):
-        """[(slug, content hash)] of each item, in order: what a list shows of an item changes
-        only with these. The importer makes a row from its file alone (named by the slug) and
-        the media files it uses, and the content hash covers both (references.resolve_file)."""
-        return list(self.values_list("slug", "content_hash"))
-
 
 class Project(SourceFile):
     PAGE_ROUTE = "pages:project"

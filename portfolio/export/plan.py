@@ -1,16 +1,18 @@
-"""What to build: every URL django-distill knows, the file it becomes, and what it depends on.
+"""Step 1 of a build: every URL to freeze, the file it becomes, and what it depends on.
 
-django-distill stays the one registry of URLs (`distill_path` in each app's urls.py). The export
-adds a dependency key to each: a detail page, markdown twin or JSON file depends on its own item,
-static assets on the code, a media file on its bytes (a variant's name holds its source's hash),
-llms-full.txt on every item including its body, the pages in SHOWS on the part of the site they
-show, everything else (home, llms.txt, the feed, the API index...) on what the lists show of the
-whole published set. A file whose key is unchanged since the last build is carried over instead
-of re-rendered.
+django-distill is the one registry of URLs (`distill_path` in each app's urls.py: the route, its
+parameters and its file name); this module asks it for them. It adds a dependency key to each: a
+detail page, markdown twin or JSON file depends on its own item, static assets on the code, a
+media file on its bytes (a variant's name holds its source's hash), llms-full.txt on every item
+including its body, the pages in SHOWS on the part of the site they show, everything else (home,
+llms.txt, the feed, the API index...) on what the lists show of the whole published set. A file
+whose key is the previous build's, and which is still as that build left it, is carried over
+instead of rendered again: the plan says which.
 """
 
 import hashlib
 import re
+from collections import Counter
 from inspect import getfullargspec
 from typing import NamedTuple
 
@@ -20,11 +22,13 @@ from django.urls import reverse
 from django_distill.request import generate_filename, get_uri_values
 from django_distill.urls import get_distilled_urls
 
+from contact.hosting import redirect_rules
 from portfolio.content import importer
 from portfolio.content.models import Article, MediaFile, Project, Site, Stack
 from portfolio.reversing import slug_reverser
 
-from . import quick
+from . import hosts, manifest
+from .state import BuildFailed
 
 # A detail URL (page, markdown twin or JSON) of one item: it shows that item and the site identity only.
 ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json|\.md)?$")
@@ -59,42 +63,30 @@ class Target(NamedTuple):  # a tuple: 30,000 of them are made in a few milliseco
     params: tuple = ()  # its parameters, ("tidewater",)
 
 
-def targets(code, previous=None):
-    """Every URL to freeze, from django-distill's registry (its routes, parameters and file names),
-    and the plan to keep for the next build: {route: [hash of the code and parameters, rows]}.
-    A route whose parameters and code are those of `previous` takes its targets from there:
-    reversing and naming 30,000 URLs cost 0.15 s, which an edit need not pay again."""
-    found, plan = [], {}
-    previous = previous or {}
-    shared = {}  # {distill_func: (parameters, their hash)}: an item's page, JSON and twin share one
+def targets():
+    """Every URL to freeze, from django-distill's registry (its routes, parameters and file names)."""
+    found = []
+    shared = {}  # {distill_func: its parameters}: an item's page, JSON and twin share one
     for pattern in get_distilled_urls():
         name = f"{pattern.distill_namespace}:{pattern.name}" if pattern.distill_namespace else pattern.name
         func = pattern.distill_func
         # A function given the view's name may answer each route differently.
         memo = (func, name) if "view_name" in getfullargspec(func).args else func
         if memo not in shared:
-            all_params = [
+            shared[memo] = [
                 () if params is None else (params,) if isinstance(params, str) else tuple(params)
                 for params in get_uri_values(func, pattern.name)
             ]
-            shared[memo] = all_params, hash_of(all_params)
-        all_params, params_hash = shared[memo]
+        reverse_one = slug_reverser(name)
         status_codes = tuple(pattern.distill_status_codes)
-        key = hash_of(code, name, status_codes, params_hash)
-        kept = previous.get(name)
-        if kept and kept[0] == key and len(kept[1]) == len(all_params):
-            rows = kept[1]
-        else:
-            reverse_one = slug_reverser(name)
-            rows = [target_row(pattern, reverse_one, name, params) for params in all_params]
-        plan[name] = [key, rows]
-        found += (Target(uri, path, status_codes, depends, name, params)
-                  for (uri, path, depends), params in zip(rows, all_params, strict=True))  # fmt: skip
-    return found, plan
+        for params in shared[memo]:
+            uri, path, depends = target_row(pattern, reverse_one, name, params)
+            found.append(Target(uri, path, status_codes, depends, name, params))
+    return found
 
 
 def target_row(pattern, reverse_one, name, params):
-    """[URL, file, dependency] of one of a route's parameters (a list, as JSON keeps it)."""
+    """(URL, file, dependency) of one of a route's parameters."""
     uri = reverse_one(params[0]) if len(params) == 1 else reverse(name, args=params)
     path = generate_filename(pattern.distill_file, uri, params) or uri.lstrip("/")
     match = ITEM_URL.match(uri)
@@ -108,7 +100,7 @@ def target_row(pattern, reverse_one, name, params):
         depends = "bodies"
     else:
         depends = SHOWS.get(uri, "global")
-    return [uri, path, depends]
+    return uri, path, depends
 
 
 GLOBAL = {"global", "bodies", *SHOWS.values()}
@@ -127,7 +119,7 @@ def hash_of(*parts):
 def code_hash():
     """A hash of the code and settings that shape the output, so a change to either rebuilds all."""
     digest = hashlib.sha256()
-    for path in quick.code_files():  # requirements.txt last
+    for path in manifest.code_files():  # requirements.txt last
         digest.update(str(path.relative_to(settings.BASE_DIR)).encode() + b"\0" + path.read_bytes())
     digest.update(Site.load().base_url.encode())
     digest.update(getattr(settings, "CONTACT_SERVICE_URL", "").encode())
@@ -213,3 +205,29 @@ class Keys:
         if kind == "media":  # not the code: a code change need not copy every image again
             return hash_of(kind, path, self.media.get(path, ""))
         raise LookupError(f"{target.uri}: no published item {target.depends}")
+
+
+def plan(build):
+    """Fill in `build`'s targets, their keys, and which of them to render: those whose file the
+    previous build's output cannot stand for."""
+    build.targets = targets()
+    duplicates = [path for path, n in Counter(t.path for t in build.targets).items() if n > 1]
+    if duplicates:
+        raise BuildFailed([f"{path}: written by more than one URL" for path in sorted(duplicates)])
+    key_of = Keys()
+    build.keys = {target.path: key_of(target) for target in build.targets}
+    build.base_url = Site.load().base_url
+    build.drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
+    build.host_files = {
+        "_headers": hosts.headers_file(),
+        "_redirects": hosts.redirects_file(redirect_rules()),
+    }
+    previous = build.previous.get("files", {})
+    altered = manifest.altered(build.out_dir, previous) if previous else set()
+    build.carried, build.to_render = [], []
+    for target in build.targets:
+        entry = previous.get(target.path)
+        if entry and entry[0] == build.keys[target.path] and target.path not in altered:
+            build.carried.append(target)
+        else:
+            build.to_render.append(target)

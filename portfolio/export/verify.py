@@ -1,6 +1,6 @@
-"""Checks the built folder must pass before it replaces the live one.
+"""Step 3 of a build: the checks the new files must pass before they replace the live ones.
 
-Per file (in the render workers, on every file rendered): API JSON validates against the
+Per file (on every file rendered, on the worker pool when there are many): API JSON validates against the
 operation's schema in openapi.json, list counts match their arrays, every `url`/`apiUrl` resolves
 to a built file as a host serves it, and no draft is referenced anywhere (no file, no link to its
 address, no JSON item with its slug or title).
@@ -10,20 +10,25 @@ Every HTML page's media references (img src and srcset, og:image, JSON-LD images
 Across files (after rendering): lists and detail files agree, and every link into the site from
 llms.txt, the sitemaps and the feed resolves. The surfaces beyond the spec (check_agent_surfaces):
 every markdown twin rendered is its JSON document rewritten, each published item has one and no
-draft has, llms-full.txt holds every published item once, and every link of the API catalog
-resolves.
+draft has, llms-full.txt is the summary and every twin, newest first, and every link of the
+API catalog resolves. A file carried over from the previous build passed the same checks then,
+unless the drafts or the address changed since: then its bytes are searched for drafts again.
 """
 
 import html
 import json
+import os
 import re
 from urllib.parse import unquote, urlsplit
 from xml.parsers import expat
 
 from api.schema_check import ResponseCheck
-from pages.twins import article_markdown, project_markdown
+from pages.twins import SEPARATOR, article_markdown, newest_first, project_markdown
+from portfolio.workers import map_chunks
 
+from . import plan
 from .hosts import served_file
+from .state import BuildFailed
 
 LIST_KEYS = {"api/v1/projects.json": "projects", "api/v1/articles.json": "articles"}
 LINK_SOURCES = {
@@ -117,15 +122,10 @@ class Verifier:
 
     # --- per file ---------------------------------------------------------------------------
 
-    def __call__(self, target, body, pieces=None):
-        """The problems of `target`'s bytes, `body`; or, given instead the new `pieces` of a file
-        remade from its previous one (render.Assembly), of those: the rest passed the same checks
-        when that file was built, with the same code, drafts and address."""
-        path = target.path
+    def check_file(self, path, body):
+        """The problems of one file's bytes."""
         if path.startswith("media/"):
             return []  # content's own files: pictures, not surfaces that could leak a draft
-        if pieces is not None:
-            return self.check_pieces(path, pieces)
         problems = self.draft_leaks(path, body)
         if path.endswith(".html"):
             problems += self.check_media(path, body)
@@ -141,28 +141,6 @@ class Verifier:
             problems += xml_problems(path, body)
         elif path == "llms.txt":
             problems += llms_txt_problems(path, body)
-        return problems
-
-    def check_pieces(self, path, pieces):
-        """New pieces of a file: twins of llms-full.txt, or items of a list (pieces.Listing), each
-        checked as what it is in its file."""
-        body = b"\n".join(pieces)
-        problems = self.draft_leaks(path, body)
-        if path.endswith(".html"):
-            problems += self.check_media(path, body)
-        elif path in LIST_KEYS:  # a list of them alone: its count is its head's, unchanged
-            try:
-                items = [json.loads(piece) for piece in pieces]
-            except ValueError as exc:
-                return [*problems, f"{path}: an item is not JSON ({exc})"]
-            problems += self.check_api_json(path, {"count": len(items), LIST_KEYS[path]: items})
-        elif path == "llms.txt":  # items of its last section
-            text = body.decode("utf-8", "replace")
-            for line in text.split("\n"):
-                if line and not LLMS_ITEM.fullmatch(line):
-                    problems.append(f"{path}: expected a '- [name](url): notes' item; got {line[:80]!r}")
-            for match in LINK_SOURCES[path].finditer(text):
-                problems += self.check_link(path, html.unescape(match["url"]))
         return problems
 
     def draft_leaks(self, path, body):
@@ -235,8 +213,8 @@ class Verifier:
     def check_site(self, read, changed=None):
         """Checks across files; `read(path)` returns a built file's bytes. `changed`: when the
         build has the same files, drafts and address as the previous one, the files to look at:
-        those whose bytes changed, but for a list whose new items were checked as they were made
-        (check_pieces). A file that did not change is left, as it passed then and would pass now."""
+        those whose bytes changed. A file that did not change is left, as it passed then and
+        would pass now."""
         problems = [
             f"{path}: a file for draft articles/{slug}.md"
             for slug, _ in self.drafts
@@ -269,11 +247,9 @@ class Verifier:
 
     # --- beyond the spec: markdown twins, llms-full.txt, the API catalog ----------------------
 
-    def check_agent_surfaces(self, read, rendered, layouts, compare=None):
+    def check_agent_surfaces(self, read, rendered):
         """`rendered`: the paths this build rendered (a carried file was checked when it was made,
-        and so was the JSON file it depends on, under the same key); `layouts`: {path: layout}
-        of the files it made of pieces (render.Parts); `compare`: the rendered twins to compare
-        with their documents here, if not all of them (check_twins takes the others)."""
+        and so was the JSON file it depends on, under the same key)."""
         problems = [
             f"articles/{slug}.md: a markdown twin for draft articles/{slug}.md"
             for slug, _ in self.drafts
@@ -283,15 +259,12 @@ class Verifier:
         documents = {f"{m['kind']}/{m['slug']}.md" for m in map(ITEM_JSON.fullmatch, self.files) if m}
         for path in sorted(twins ^ documents)[:10]:
             problems.append(f"{path}: {'no API document for this twin' if path in twins else 'no twin'}")
-        problems += self.check_twins(read, self.rendered_twins(rendered) if compare is None else compare)
+        problems += self.check_twins(read, sorted(path for path in rendered if TWIN.fullmatch(path)))
         if "llms-full.txt" in rendered:
-            problems += self.check_llms_full(layouts["llms-full.txt"], twins)
+            problems += self.check_llms_full(read)
         if ".well-known/api-catalog" in rendered:
             problems += self.check_catalog(read(".well-known/api-catalog"))
         return problems
-
-    def rendered_twins(self, rendered):
-        return sorted(path for path in rendered if TWIN.fullmatch(path))
 
     def check_twins(self, read, paths):
         """Each twin of `paths` is its item's built API document rewritten."""
@@ -303,16 +276,17 @@ class Verifier:
                 problems.append(f"{path}: differs from its item's API document")
         return problems
 
-    def check_llms_full(self, layout, twins):
-        """Every published item once, nothing else: the twins the file was made of, by its
-        layout (where each twin's bytes were put), are the published items' (`twins`: their
-        paths; each published item has one, as checked above). Not by reading its 35 MB at
-        10,000 articles for the twins' `- Page:` lines: a body may hold such a line too."""
-        held = [part for part, _offset, _length in layout["parts"]]
-        if len(held) != len(set(held)) or set(held) != twins:
-            extra, missing = sorted(set(held) - twins), sorted(twins - set(held))
-            return [f"llms-full.txt: holds {len(held)} items, not the {len(twins)} published "
-                    f"(not published: {extra[:5]}; missing: {missing[:5]})"]  # fmt: skip
+    def check_llms_full(self, read):
+        """llms-full.txt is llms.txt's summary, then every published item's twin, newest first
+        (projects before articles on the same day), each once: the twins as built (checked
+        against their documents above), in the order of the built lists."""
+        dated = []
+        for kind in ("projects", "articles"):
+            items = json.loads(read(f"api/v1/{kind}.json"))[kind]
+            dated.append([(item["date"], f"{kind}/{item['slug']}.md") for item in items])
+        twins = b"".join(SEPARATOR + read(path) for _date, path in newest_first(*dated))
+        if not read("llms-full.txt").endswith(twins):
+            return ["llms-full.txt: is not every published item's twin, newest first, each once"]
         return []
 
     def check_catalog(self, body):
@@ -336,3 +310,47 @@ class Verifier:
                         problems.append(f".well-known/api-catalog: {relation} {href!r} is not on the site")
                     problems += self.check_link(".well-known/api-catalog", href)
         return problems
+
+
+def verify(build):
+    """Check the new build's files; BuildFailed names every problem found."""
+    verifier = Verifier(build.base_url, build.files, json.loads(build.read("openapi.json")), build.drafts)
+    previous = build.previous
+    # Per file, on what this build rendered (the rest passed these checks when it was made).
+    located = [
+        (path, build.folder_of(path)) for path in sorted(build.rendered) if path not in build.host_files
+    ]
+    chunks = [located[i : i + CHUNK] for i in range(0, len(located), CHUNK)]
+    _job["verifier"] = verifier
+    try:
+        results = map_chunks(check_chunk, chunks, build.workers, parallel=len(located) >= PARALLEL)
+        problems = [problem for chunk in results for problem in chunk]
+    finally:
+        _job.clear()
+    # New or renamed drafts, or another address: what was carried over is searched again.
+    drafts_changed = plan.hash_of(build.drafts) != previous.get("drafts")
+    if build.carried and (drafts_changed or build.base_url != previous.get("base_url")):
+        for target in build.carried:
+            problems += verifier.draft_leaks(target.path, build.read(target.path))
+    # Across files: with the same files, drafts and address, only what changed.
+    same = not drafts_changed and build.files == set(previous.get("files", {})) | set(build.host_files)
+    problems += verifier.check_site(build.read, build.written if same else None)
+    problems += verifier.check_agent_surfaces(build.read, build.rendered)
+    if problems:
+        raise BuildFailed(problems)
+
+
+# From this many files the per-file checks run on the worker pool; chunks of this many each.
+PARALLEL = 200
+CHUNK = 200
+# The verifier of the running build, set before the workers fork (it holds compiled schemas,
+# which cannot be sent to them).
+_job = {}
+
+
+def check_chunk(located):
+    problems = []
+    for path, folder in located:
+        with open(os.path.join(folder, path), "rb") as handle:
+            problems += _job["verifier"].check_file(path, handle.read())
+    return problems

@@ -121,7 +121,7 @@ def test_a_second_build_of_the_folder_fails_at_once_naming_the_first(tmp_path):
     assert f"{out} is being built by PID {os.getpid()} on " in result.stderr
     assert "wait for it, or pass --wait" in result.stderr
     assert not out.exists()
-    assert not (tmp_path / "db.sqlite3").exists(), "nothing imported either (early.start)"
+    assert not (tmp_path / "db.sqlite3").exists(), "nothing imported either"
 
 
 def test_two_builds_at_once_with_wait_both_succeed(tmp_path):

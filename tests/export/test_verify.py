@@ -4,8 +4,6 @@ import json
 
 import pytest
 
-from portfolio.export.build import AcrossFiles
-from portfolio.export.plan import Target
 from portfolio.export.verify import Verifier, llms_txt_problems
 
 BASE = "https://portfolio.test"
@@ -122,42 +120,10 @@ def test_every_media_reference_of_a_page_must_resolve(verifier):
 
 
 def test_api_files_must_match_openapi_and_their_counts(verifier):
-    target = Target("/api/v1/articles.json", "api/v1/articles.json", (200,), "global")
     body = json.dumps({"count": 2, "articles": [], "extra": 1}).encode()
-    problems = verifier(target, body)
+    problems = verifier.check_file("api/v1/articles.json", body)
     assert any("Additional properties are not allowed ('extra'" in p for p in problems), problems
     assert "api/v1/articles.json: count is 2 but the list holds 0" in problems
-
-
-GOOD_ITEM = {"slug": "kept", "title": "Kept", "description": "D", "date": "2026-01-01", "tags": [],
-             "url": f"{BASE}/articles/kept", "apiUrl": f"{BASE}/api/v1/articles/kept"}  # fmt: skip
-
-
-LLMS_ITEM = "\n- [Kept](https://portfolio.test/articles/kept.md): D"
-
-
-@pytest.mark.parametrize(
-    ("path", "piece", "problem"),
-    [
-        ("articles.html", '<li><a href="/articles/secret-draft">x</a></li>', "holds the address of draft"),
-        ("articles.html", '<li><img src="/media/gone.png" alt=""></li>', f"links to {BASE}/media/gone.png"),
-        ("api/v1/articles.json", json.dumps({**GOOD_ITEM, "extra": 1}), "Additional properties"),
-        ("api/v1/articles.json", json.dumps({**GOOD_ITEM, "url": f"{BASE}/gone"}), "no built file serves"),
-        ("api/v1/articles.json", '{"slug":', "an item is not JSON"),
-        ("llms.txt", LLMS_ITEM + "\n## Oops", "expected a '- [name](url): notes' item"),
-        ("llms.txt", "\n- [Gone](https://portfolio.test/articles/gone.md): D", "no built file serves"),
-    ],
-)
-def test_new_pieces_of_a_list_are_checked_as_its_items(verifier, path, piece, problem):
-    """An edit that remakes a list from its previous file checks only its new items (the rest
-    passed when that file was built), each as what it is in the list."""
-    target = Target("/" + path.removesuffix(".html"), path, (200,), "global")
-    good = {"articles.html": '<li><a href="/articles/kept">Kept</a></li>',
-            "api/v1/articles.json": json.dumps(GOOD_ITEM),
-            "llms.txt": LLMS_ITEM}[path]  # fmt: skip
-    assert verifier(target, None, [good.encode()]) == []
-    problems = verifier(target, None, [good.encode(), piece.encode()])
-    assert any(problem in found for found in problems), problems
 
 
 @pytest.fixture
@@ -173,67 +139,48 @@ def agent_site(imported, client):
     return site, lambda files: Verifier(BASE, set(files), openapi, [("secret-draft", "Secret draft title")])
 
 
-def layouts(site, twins=None):
-    """llms-full.txt's layout (render.Parts) as the build records it: where each twin is in it."""
-    text = site["llms-full.txt"]
-    twins = sorted(path for path in site if path.endswith(".md")) if twins is None else twins
-    parts = sorted(([path, text.index(site[path]), len(site[path])] for path in twins), key=lambda p: p[1])
-    return {"llms-full.txt": {"parts": parts}}
-
-
 def test_agent_surfaces_as_built_pass(agent_site):
     site, verifier = agent_site
-    assert verifier(site).check_agent_surfaces(site.__getitem__, list(site), layouts(site)) == []
+    assert verifier(site).check_agent_surfaces(site.__getitem__, list(site)) == []
 
 
 def test_a_twin_must_be_its_json_document_rewritten(agent_site):
     site, verifier = agent_site
     site["articles/first-post.md"] = site["articles/first-post.md"].replace(b"Article body.", b"Edited.")
-    assert verifier(site).check_agent_surfaces(site.__getitem__, ["articles/first-post.md"], {}) == [
+    assert verifier(site).check_agent_surfaces(site.__getitem__, ["articles/first-post.md"]) == [
         "articles/first-post.md: differs from its item's API document"
     ]
     # Not rendered by this build: carried over, checked when it was made.
-    assert verifier(site).check_agent_surfaces(site.__getitem__, [], {}) == []
-
-
-def test_a_large_build_shares_the_twins_between_two_processes(agent_site):
-    """AcrossFiles: a child compares every other twin with its document, beside the site's
-    links, while the build compares the rest; a broken twin is found on either side."""
-    site, verifier = agent_site
-    site.update({"llms.txt": b"", "feed.xml": b""})
-    twins = sorted(path for path in site if path.endswith(".md"))
-    for path in twins[:2]:
-        site[path] += b"Edited.\n"
-    check = verifier(site)
-    checks = AcrossFiles(check, site.__getitem__, twins, here=False)
-    checks.start()
-    assert checks.twins() == twins[1::2]
-    problems = check.check_agent_surfaces(site.__getitem__, twins, {}, checks.twins()) + checks.wait()
-    differ = [f"{path}: differs from its item's API document" for path in twins[:2]]
-    assert sorted(problems) == sorted(check.check_site(site.__getitem__) + differ)
+    assert verifier(site).check_agent_surfaces(site.__getitem__, []) == []
 
 
 def test_every_item_has_one_twin_and_no_draft_has_one(agent_site):
     site, verifier = agent_site
     del site["projects/delta.md"]
     site["articles/secret-draft.md"] = b"# Secret draft title\n"
-    assert verifier(site).check_agent_surfaces(site.__getitem__, [], {}) == [
+    assert verifier(site).check_agent_surfaces(site.__getitem__, []) == [
         "articles/secret-draft.md: a markdown twin for draft articles/secret-draft.md",
         "articles/secret-draft.md: no API document for this twin",
         "projects/delta.md: no twin",
     ]
 
 
-def test_llms_full_must_hold_every_published_item_once(agent_site):
+def test_llms_full_must_be_the_summary_and_every_twin_newest_first_once(agent_site):
     site, verifier = agent_site
     check = verifier(site).check_agent_surfaces
-    [problem] = check(site.__getitem__, ["llms-full.txt"], layouts(site, twins=[]))  # the summary alone
-    assert problem.startswith(
-        "llms-full.txt: holds 0 items, not the 8 published (not published: []; missing:"
-    )
-    twice = layouts(site)
-    twice["llms-full.txt"]["parts"] *= 2
-    assert check(site.__getitem__, ["llms-full.txt"], twice)
+    assert check(site.__getitem__, ["llms-full.txt"]) == []
+    problem = ["llms-full.txt: is not every published item's twin, newest first, each once"]
+    full = site["llms-full.txt"]
+    separator = b"\n---\n\n"
+    summary, *twins = full.split(separator)
+    for broken in (
+        summary,  # the summary alone
+        full + separator + twins[0],  # one twice
+        separator.join([summary, *twins[1:]]),  # one missing
+        separator.join([summary, twins[1], twins[0], *twins[2:]]),  # out of order
+    ):
+        site["llms-full.txt"] = broken
+        assert check(site.__getitem__, ["llms-full.txt"]) == problem
 
 
 def test_every_catalog_link_must_resolve_on_the_site(agent_site):
@@ -242,7 +189,7 @@ def test_every_catalog_link_must_resolve_on_the_site(agent_site):
     catalog["linkset"][0]["item"] = [{"href": f"{BASE}/api/v2.json"}, {"href": "https://elsewhere.example/"}]
     catalog["linkset"][0]["anchor"] = BASE
     site[".well-known/api-catalog"] = json.dumps(catalog).encode()
-    assert verifier(site).check_agent_surfaces(site.__getitem__, [".well-known/api-catalog"], {}) == [
+    assert verifier(site).check_agent_surfaces(site.__getitem__, [".well-known/api-catalog"]) == [
         f".well-known/api-catalog: anchor '{BASE}' is not the API base",
         f".well-known/api-catalog: links to {BASE}/api/v2.json, which no built file serves",
         ".well-known/api-catalog: item 'https://elsewhere.example/' is not on the site",
@@ -281,15 +228,14 @@ def test_a_draft_is_found_wherever_it_sits(verifier):
     ],
 )  # fmt: skip
 def test_malformed_xml_and_json_fail_the_build(verifier, path, body, problem):
-    assert verifier(Target("/" + path, path, (200,), "global"), body.encode()) == [problem]
+    assert verifier.check_file(path, body.encode()) == [problem]
 
 
 GOOD_LLMS = "# Site\n\n> Summary\n\nFree text.\n\n## Pages\n\n- [Home](https://x.test/): The home page.\n"
 
 
 def test_llms_txt_structure(verifier):
-    target = Target("/llms.txt", "llms.txt", (200,), "global")
-    assert verifier(target, GOOD_LLMS.encode()) == []
+    assert verifier.check_file("llms.txt", GOOD_LLMS.encode()) == []
     broken = GOOD_LLMS + "- [A [nested] name](https://x.test/a): x\n# Another title\nstray line\n"
     assert llms_txt_problems("llms.txt", broken.encode()) == [
         "llms.txt: line 10: expected a '- [name](url): notes' item; "

@@ -1,10 +1,11 @@
-"""`manage.py distill-local DIR`: the whole static site, built, verified and swapped in atomically.
+"""`manage.py distill-local DIR`: the whole static site, built, verified and put in place.
 
-Replaces django-distill's command of the same name (this app is listed before django_distill);
-django-distill still supplies every URL and file name through its `distill_path` registry.
+Replaces django-distill's command of the same name (this app is listed before django_distill):
+django-distill's renders every URL again and writes into DIR as it goes, so a failed build leaves
+a broken folder. django-distill still supplies every URL and file name (its `distill_path`
+registry); the build is portfolio/export/build.py.
 """
 
-import gc
 import io
 import signal
 from pathlib import Path
@@ -12,8 +13,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from portfolio.content.loader import ContentInvalid
-from portfolio.export.build import BuildFailed, Interrupted, build
-from portfolio.export.render import RenderError
+from portfolio.export.build import build
+from portfolio.export.state import BuildFailed
 
 
 class Command(BaseCommand):
@@ -54,11 +55,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, output_dir, force, full, workers, quiet, wait, **options):
-        if not gc.isenabled():
-            # manage.py starts a build with garbage collection off. Start-up is over, and what it
-            # made lives as long as the build: frozen, the build's collections skip it.
-            gc.freeze()
-            gc.enable()
         progress = io.StringIO() if quiet else self.stderr
         previous = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
         try:
@@ -74,8 +70,8 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{len(exc.errors)} problem(s) in the content folder; nothing was built."
             ) from None
-        except (BuildFailed, RenderError) as exc:
-            problems = getattr(exc, "problems", [str(exc)])
+        except BuildFailed as exc:
+            problems = exc.problems
             for problem in problems:
                 self.stderr.write(problem)
             raise CommandError(
@@ -94,3 +90,11 @@ def interrupt(signum, frame):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise Interrupted(signum)
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM stopped the build (BaseException: nothing may swallow it)."""
+
+    def __init__(self, signum):
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)

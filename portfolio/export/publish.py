@@ -1,0 +1,84 @@
+"""Step 4 of a build: put the verified files in place of the output folder, and record them.
+
+A stage that holds the whole new site (a first build, or one that rendered much of it) is swapped
+for the old folder in one rename. A stage that holds only an edit's new files has them moved into
+the previous folder, one rename each, and the files the site no longer has are removed: linking
+30,000 unchanged files into a new folder would cost more than the edit. Those renames are not one
+step; a build killed among them leaves files whose stat the manifest does not record, and the next
+build renders them again.
+"""
+
+import ctypes
+import os
+import signal
+from contextlib import contextmanager
+
+from . import manifest, plan
+
+
+def publish(build):
+    with signals_held():  # the folder and its manifest change together
+        if build.in_place:
+            stale = set(build.previous.get("files", {})) - build.files
+            move_into(build.stage, build.out_dir, sorted(build.written), stale)
+        else:
+            swap(build.stage, build.out_dir)
+        files = {target.path: build.previous["files"][target.path] for target in build.carried}
+        for target in build.targets:
+            if target.path in build.rendered:
+                files[target.path] = [build.keys[target.path], *build.rendered[target.path]]
+        manifest.write(build.out_dir, {
+            "inputs": build.inputs,
+            "drafts": plan.hash_of(build.drafts),
+            "base_url": build.base_url,
+            "files": files,
+            "host_files": {path: build.rendered[path] for path in build.host_files},
+        })  # fmt: skip
+
+
+@contextmanager
+def signals_held():
+    """Hold SIGINT and SIGTERM until the block is done: a build stopped half-way through putting
+    its files in place would leave a folder that is neither build."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def move_into(stage, out_dir, written, stale):
+    """Move the files written into `stage` into `out_dir`, then remove the `stale` files (the
+    site no longer has them) and the folders that leaves empty."""
+    for path in written:
+        destination = os.path.join(out_dir, path)
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        os.replace(os.path.join(stage, path), destination)
+    for path in sorted(stale):
+        try:
+            os.unlink(os.path.join(out_dir, path))
+        except FileNotFoundError:
+            pass
+        folder = os.path.dirname(path)
+        while folder:
+            try:
+                os.rmdir(os.path.join(out_dir, folder))
+            except OSError:  # not empty
+                break
+            folder = os.path.dirname(folder)
+
+
+def swap(new, target):
+    """Put `new` in place of `target` in one step (Linux renameat2), else in two renames;
+    `new` then holds the old folder, which the build removes."""
+    if target.exists():
+        libc = ctypes.CDLL(None, use_errno=True)
+        exchange = getattr(libc, "renameat2", None)
+        if exchange is not None and exchange(-100, bytes(new), -100, bytes(target), 2) == 0:
+            return  # AT_FDCWD, RENAME_EXCHANGE
+        old = new.with_name(new.name + ".old")
+        os.rename(target, old)
+        os.rename(new, target)
+        os.rename(old, new)
+    else:
+        os.rename(new, target)
