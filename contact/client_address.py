@@ -65,3 +65,12 @@ def bucket(ip):
     if ip.version == 6:
         return str(ipaddress.IPv6Network((int(ip), IPV6_BUCKET_PREFIX), strict=False))
     return str(ip)
+
+
+def axes_client_ip(request):
+    """django-axes's AXES_CLIENT_IP_CALLABLE: the client's address as a string, an IPv6 client's
+    /64 as its first address (a locked-out client does not escape by changing the other 64 bits)."""
+    ip = client_ip(request)
+    if ip is not None and ip.version == 6:
+        ip = ipaddress.IPv6Network((int(ip), IPV6_BUCKET_PREFIX), strict=False).network_address
+    return str(ip) if ip is not None else None

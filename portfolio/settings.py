@@ -5,6 +5,7 @@ variable at all; only the contact service that runs in production needs a real S
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -279,6 +280,40 @@ if CONTACT_SERVICE:
     if CONTACT_TRUSTED_PROXIES:
         # The proxy in front terminates TLS and says so (deploy/contact-nginx.conf sets it).
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The admin's session and CSRF cookies travel over HTTPS only, out of reach of scripts, and a
+    # plain-HTTP request is redirected before any view sees it: a session made over HTTPS is never
+    # accepted over HTTP. SECURE_SSL_REDIRECT=0 only for a deploy without TLS (not production:
+    # the admin cannot log in there, its cookies being Secure).
+    SESSION_COOKIE_SECURE = True
+    SESSION_COOKIE_HTTPONLY = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    # The service's host has no subdomains of its own; HSTS covers any that appear.
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    # HSTS preloading is decided for the site's registrable domain (hstspreload.org takes only
+    # that, from its own header), not for the contact service's host.
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    if CONTACT_SERVICE_ADMIN:
+        # The admin's login, throttled (django-axes): 5 failures for one account (from anywhere)
+        # or from one client (for any accounts) lock it out for 15 minutes; a locked-out attempt
+        # is answered 429 before its password is hashed, so guesses cannot hold the 2 workers.
+        # The database keeps the count, shared by every worker (the admin lists the attempts).
+        INSTALLED_APPS.append("axes")
+        MIDDLEWARE.append("axes.middleware.AxesMiddleware")  # last, as axes asks
+        AUTHENTICATION_BACKENDS = [
+            "axes.backends.AxesStandaloneBackend",  # first: it refuses before ModelBackend hashes
+            "django.contrib.auth.backends.ModelBackend",
+        ]
+        AXES_FAILURE_LIMIT = 5
+        AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+        AXES_COOLOFF_TIME = timedelta(minutes=15)
+        # The client as the contact route sees it: CONTACT_TRUSTED_PROXIES, IPv6 by /64.
+        AXES_CLIENT_IP_CALLABLE = "contact.client_address.axes_client_ip"
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        # Several workers write (messages; the admin's sessions and login attempts): a transaction
+        # takes SQLite's write lock when it begins, waiting for another's, instead of failing with
+        # "database is locked" when two upgrade their read locks at once.
+        DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
     if DEBUG:
         raise ImproperlyConfigured("CONTACT_SERVICE=1 refuses to run with DEBUG on: unset DEBUG.")
     if SECRET_KEY == INSECURE_SECRET_KEY or SECRET_KEY.startswith("django-insecure") or len(SECRET_KEY) < 32:

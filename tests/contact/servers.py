@@ -12,16 +12,17 @@ import secrets
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-
-import pytest
+from typing import NamedTuple
 
 from tests.server import nginx_command
+from tests.tools import missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -68,7 +69,7 @@ def redis_process(tmp_path):
     """redis_server(), yielding its URL and its process (to stop and resume it)."""
     binary = shutil.which("redis-server")
     if binary is None:
-        pytest.skip("redis-server is not installed (Debian's redis-server package; make test installs it)")
+        missing_tool("redis-server is not installed (Debian's redis-server package; make test installs it)")
     port = free_port()
     process = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
@@ -125,7 +126,7 @@ def postgres_server():
     `nobody`)."""
     initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
     if not (initdb and pg_ctl):
-        pytest.skip(
+        missing_tool(
             "PostgreSQL's initdb and pg_ctl are not installed (Debian's postgresql; make test installs it)"
         )
     as_user = []
@@ -232,16 +233,18 @@ _migrated_sqlite = {}
 
 def migrate(env):
     """`manage.py migrate` as a deploy runs it. A fresh SQLite database is a copy of one migrated
-    once per test run (the same file migrate writes, in a fraction of the time)."""
+    once per test run (the same file migrate writes, in a fraction of the time); one such copy with
+    the admin's apps (CONTACT_SERVICE_ADMIN adds django-axes's tables), one without."""
     url = env["DATABASE_URL"]
     if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
-        if "template" not in _migrated_sqlite:
+        key = env.get("CONTACT_SERVICE_ADMIN", "")
+        if key not in _migrated_sqlite:
             folder = tempfile.mkdtemp(prefix="contact-sqlite-")
             atexit.register(shutil.rmtree, folder, True)
             template = Path(folder) / "migrated.sqlite3"
             run_migrate({**env, "DATABASE_URL": f"sqlite:///{template}"})
-            _migrated_sqlite["template"] = template
-        shutil.copyfile(_migrated_sqlite["template"], url.removeprefix("sqlite:///"))
+            _migrated_sqlite[key] = template
+        shutil.copyfile(_migrated_sqlite[key], url.removeprefix("sqlite:///"))
         return
     run_migrate(env)
 
@@ -260,6 +263,13 @@ def run_migrate(env):
 def gunicorn(env, log_dir, workers=1, args=()):
     """`gunicorn portfolio.wsgi` as the README runs it (plus `args`), on a free loopback port;
     yields the port. Its output goes to gunicorn-<port>.log in log_dir."""
+    with gunicorn_process(env, log_dir, workers, args) as (port, _):
+        yield port
+
+
+@contextmanager
+def gunicorn_process(env, log_dir, workers=1, args=()):
+    """gunicorn(), yielding its port and its master process (to stop and resume it)."""
     port = free_port()
     with open(Path(log_dir) / f"gunicorn-{port}.log", "wb") as log:
         process = subprocess.Popen(
@@ -280,9 +290,31 @@ def gunicorn(env, log_dir, workers=1, args=()):
         try:
             wait_for_port(port, process)
             wait_for_a_worker(port, process)
-            yield port
+            yield port, process
         finally:
+            resume(process)  # a test may have stopped it
             stop(process)
+
+
+def resume(process):
+    for pid in process_group(process):
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+
+
+def process_group(process):
+    """A process and its children (gunicorn's master and workers), from /proc."""
+    pids = [process.pid]
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # exited meanwhile
+        if int(fields[1]) == process.pid:  # the parent's pid
+            pids.append(int(Path(stat).parent.name))
+    return pids
 
 
 def wait_for_a_worker(port, process, timeout=30):
@@ -300,16 +332,51 @@ def wait_for_a_worker(port, process, timeout=30):
     raise RuntimeError(f"no gunicorn worker answered on {port} within {timeout}s")
 
 
+class Edge(NamedTuple):
+    """A running nginx: its HTTPS port, its plain-HTTP port and its folder (error.log)."""
+
+    port: int
+    http_port: int
+    folder: Path
+
+
+def self_signed_certificate(folder):
+    """A throwaway certificate for 127.0.0.1 (openssl's CLI): (certificate path, key path)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        missing_tool("openssl is not installed (Debian's openssl)")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", cert],
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )  # fmt: skip
+    return cert, key
+
+
 @contextmanager
-def nginx(service_port, tmp_path):
-    """nginx with deploy/contact-nginx.conf, its listen port and upstream rewritten to loopback
-    ports; yields its port."""
-    port = free_port()
-    server = (ROOT / "deploy" / "contact-nginx.conf").read_text()
-    server = server.replace("listen 8081;", f"listen 127.0.0.1:{port};")
-    server = server.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{service_port}")
+def nginx(service_port, tmp_path, rewrites=None):
+    """nginx with deploy/contact-nginx.conf, its listen ports, certificate and upstream rewritten to
+    loopback ports and a self-signed certificate, plus `rewrites` ({text: replacement}, each text
+    present in the file); yields an Edge."""
+    port, http_port = free_port(), free_port()
     folder = tmp_path / f"nginx-{port}"
     folder.mkdir()
+    cert, key = self_signed_certificate(folder)
+    server = (ROOT / "deploy" / "contact-nginx.conf").read_text()
+    rewrites = {
+        "listen 443 ssl;": f"listen 127.0.0.1:{port} ssl;",
+        "listen 80;": f"listen 127.0.0.1:{http_port};",
+        "/etc/letsencrypt/live/contact.example.com/fullchain.pem": str(cert),
+        "/etc/letsencrypt/live/contact.example.com/privkey.pem": str(key),
+        "http://127.0.0.1:8000": f"http://127.0.0.1:{service_port}",
+        **(rewrites or {}),
+    }
+    for text, replacement in rewrites.items():
+        assert text in server, text
+        server = server.replace(text, replacement)
     process = subprocess.Popen(
         nginx_command(folder, server),
         stdout=subprocess.DEVNULL,
@@ -317,17 +384,36 @@ def nginx(service_port, tmp_path):
     )
     try:
         wait_for_port(port, process)
-        yield port
+        wait_for_port(http_port, process)
+        yield Edge(port, http_port, folder)
     finally:
         stop(process)
 
 
-def request(port, method, path, body=None, headers=None, source="127.0.0.1"):
+def tls_context():
+    """A client TLS context that accepts the tests' self-signed certificate."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+def connect(port, source="127.0.0.1", tls=False, timeout=10):
+    if tls:
+        return http.client.HTTPSConnection(
+            "127.0.0.1", port, timeout=timeout, source_address=(source, 0), context=tls_context()
+        )
+    return http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+
+
+def request(port, method, path, body=None, headers=None, source="127.0.0.1", tls=False):
     """(status, headers, body) of one HTTP request to 127.0.0.1:port, from the loopback address
-    `source` (any of 127.0.0.0/8)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+    `source` (any of 127.0.0.0/8), over TLS when `tls` (to nginx). Sent as nginx forwards a request
+    that came over TLS (X-Forwarded-Proto: https; nginx replaces it with the true scheme): the
+    service redirects plain HTTP to HTTPS, and the tests' peer, 127.0.0.1, is a trusted proxy."""
+    connection = connect(port, source, tls)
     try:
-        headers = dict(headers or {})
+        headers = {"X-Forwarded-Proto": "https", **(headers or {})}
         if isinstance(body, dict):
             body = json.dumps(body).encode()
             headers.setdefault("Content-Type", "application/json")

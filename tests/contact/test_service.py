@@ -2,14 +2,17 @@
 portfolio.wsgi`, DEBUG off, a freshly migrated database holding no imported site, on SQLite and on
 a real PostgreSQL server, with Redis, and behind nginx with deploy/contact-nginx.conf."""
 
-import http.client
 import ipaddress
 import itertools
 import json
+import os
 import re
+import select
+import shlex
 import signal
 import socket
 import sqlite3
+import statistics
 import subprocess
 import sys
 import threading
@@ -22,14 +25,20 @@ from .helpers import BROWSER_ACCEPT, SITE_ORIGIN, VALID
 from .servers import (
     GUNICORN,
     ROOT,
+    connect,
+    free_port,
     gunicorn,
+    gunicorn_process,
     migrate,
     nginx,
     postgres_server,
+    process_group,
     redis_process,
     redis_server,
     request,
+    resume,
     service_env,
+    tls_context,
 )
 
 IMPORT_SETTINGS = [sys.executable, "-c", "import django; django.setup()"]
@@ -316,8 +325,10 @@ def test_every_other_answer_keeps_the_shape(service):
 
 def test_hsts_only_over_https(service):
     _, headers, _ = service.post(VALID, headers={"X-Forwarded-Proto": "https"})
-    assert headers["Strict-Transport-Security"] == "max-age=3600"
-    _, headers, _ = service.post(VALID)
+    assert headers["Strict-Transport-Security"] == "max-age=3600; includeSubDomains"
+    # Plain HTTP is redirected before the view, without HSTS (browsers ignore it there anyway).
+    status, headers, _ = service.post(VALID, headers={"X-Forwarded-Proto": "http"})
+    assert status == 301 and headers["Location"] == f"https://127.0.0.1:{service.port}/api/contact"
     assert "Strict-Transport-Security" not in headers
 
 
@@ -354,7 +365,7 @@ def test_gunicorn_exits_with_the_reason_when_the_key_is_insecure(tmp_path):
 
 
 def test_the_admin_is_styled_when_asked(tmp_path):
-    env = service_env(tmp_path, CONTACT_SERVICE_ADMIN="1")
+    env = service_env(tmp_path, CONTACT_SERVICE_ADMIN="1", CONTACT_TRUSTED_PROXIES="127.0.0.1")
     migrate(env)
     with gunicorn(env, tmp_path) as port:
         status, headers, _ = request(port, "GET", "/admin/")
@@ -393,28 +404,30 @@ def test_two_processes_share_one_limit_and_a_hung_redis_costs_under_a_second(tmp
             assert "The contact cache failed: no rate limit" in services[0].log()
 
 
-def dribble(port, count):
+def dribble(port, count, source="127.0.0.1", tls=False):
     """`count` clients that send their headers and the first byte of a 1,000-byte body, then wait."""
     sockets = []
     for _ in range(count):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+        if tls:
+            sock = tls_context().wrap_socket(sock)
         sock.sendall(
             b"POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"X-Forwarded-Proto: https\r\n"  # as nginx sends it: else gunicorn redirects at once
             b"Origin: " + SITE_ORIGIN.encode() + b"\r\nContent-Length: 1000\r\n\r\n{"
         )
         sockets.append(sock)
     return sockets
 
 
-def timed_post(port, timeout):
+def timed_post(port, timeout, source="127.0.0.1", tls=False):
     """Seconds one normal post takes, or None when it gets no answer within `timeout`."""
     started = time.monotonic()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    connection = connect(port, source, tls, timeout)
     try:
         body = json.dumps({**VALID, "message": f"Normal post {started}"})
-        connection.request(
-            "POST", "/api/contact", body, {"Origin": SITE_ORIGIN, "Content-Type": "application/json"}
-        )
+        headers = {"Origin": SITE_ORIGIN, "Content-Type": "application/json", "X-Forwarded-Proto": "https"}
+        connection.request("POST", "/api/contact", body, headers)
         assert connection.getresponse().status == 201
     except TimeoutError:
         return None
@@ -427,10 +440,11 @@ def test_behind_nginx_dribbling_clients_do_not_hold_the_workers(tmp_path, redis_
     """4 clients dribble their bodies. Straight to gunicorn's 2 sync workers they hold both and a
     normal post waits; through nginx (deploy/contact-nginx.conf) it is answered at once."""
     env = start_service(tmp_path, redis_url, f"sqlite:///{tmp_path / 'service.sqlite3'}")
-    with gunicorn(env, tmp_path, workers=2) as service_port, nginx(service_port, tmp_path) as port:
-        slow = dribble(port, 4)
+    with gunicorn(env, tmp_path, workers=2) as service_port, nginx(service_port, tmp_path) as edge:
+        port = edge.port
+        slow = dribble(port, 4, tls=True)
         try:
-            through_nginx = timed_post(port, timeout=5)
+            through_nginx = timed_post(port, timeout=5, tls=True)
             direct_slow = dribble(service_port, 2)
             try:
                 direct = timed_post(service_port, timeout=3)
@@ -453,7 +467,7 @@ def test_behind_nginx_dribbling_clients_do_not_hold_the_workers(tmp_path, redis_
             {**VALID, "name": "Spoofer"},
             {"Origin": SITE_ORIGIN, "X-Forwarded-For": "203.0.113.77"},
         )
-        assert request(port, "POST", "/api/contact", data, spoofed, source="127.0.0.2")[0] == 201
+        assert request(port, "POST", "/api/contact", data, spoofed, source="127.0.0.2", tls=True)[0] == 201
         service = Service(service_port, env, tmp_path)
         stored = service.rows("select client_address from contact_contactmessage where name = 'Spoofer'")
         assert stored == [("127.0.0.2",)]
@@ -465,6 +479,7 @@ def test_behind_nginx_dribbling_clients_do_not_hold_the_workers(tmp_path, redis_
                 "/api/contact",
                 b"x" * 40_000,
                 {"Origin": SITE_ORIGIN, "Content-Type": "application/json"},
+                tls=True,
             ),
             413,
             "too_large",
@@ -474,3 +489,278 @@ def test_behind_nginx_dribbling_clients_do_not_hold_the_workers(tmp_path, redis_
 def test_the_readme_shows_the_tested_nginx_block():
     readme = (ROOT / "README.md").read_text()
     assert (ROOT / "deploy" / "contact-nginx.conf").read_text() in readme
+
+
+def test_upstream_failures_answer_503_in_the_shape(tmp_path, redis_url):
+    """gunicorn down (nginx's 502) and hung (504, after proxy_read_timeout) are both answered 503
+    in the JSON shape, as the README says; the service answers again once it resumes."""
+    # Nothing listens on a fresh free port: what a stopped gunicorn leaves.
+    with nginx(free_port(), tmp_path) as edge:
+        response = request(edge.port, "POST", "/api/contact", VALID, {"Origin": SITE_ORIGIN}, tls=True)
+        assert_error(response, 503, "unavailable")
+        assert response[1]["Retry-After"] == "60"
+
+    env = start_service(tmp_path, redis_url, f"sqlite:///{tmp_path / 'service.sqlite3'}")
+    timeout = {"proxy_read_timeout 30s;": "proxy_read_timeout 2s;"}
+    with gunicorn_process(env, tmp_path, workers=2) as (service_port, process):
+        with nginx(service_port, tmp_path, timeout) as edge:
+            stopped = process_group(process)
+            assert len(stopped) == 3  # the master and its 2 workers
+            for pid in stopped:
+                os.kill(pid, signal.SIGSTOP)  # the kernel still accepts connections; nothing answers
+            try:
+                started = time.monotonic()
+                response = request(
+                    edge.port, "POST", "/api/contact", VALID, {"Origin": SITE_ORIGIN}, tls=True
+                )
+                waited = time.monotonic() - started
+            finally:
+                resume(process)
+            assert_error(response, 503, "unavailable")
+            assert 1.5 < waited < 5, waited
+            data = {**VALID, "message": "After the hang."}
+            assert (
+                request(edge.port, "POST", "/api/contact", data, {"Origin": SITE_ORIGIN}, tls=True)[0] == 201
+            )
+
+
+def answers(sockets, wait):
+    """The status of each socket's answer within `wait` seconds (None: no answer yet)."""
+    statuses, pending, deadline = {}, set(sockets), time.monotonic() + wait
+    while pending and time.monotonic() < deadline:
+        readable, _, _ = select.select(list(pending), [], [], max(0, deadline - time.monotonic()))
+        for sock in readable:
+            statuses[sock] = sock.recv(4096).split(b" ", 2)[1].decode()
+            pending.discard(sock)
+    return [int(statuses[sock]) if sock in statuses else None for sock in sockets]
+
+
+def test_the_edge_limits_each_address_with_429_in_the_shape(tmp_path, redis_url):
+    """One address cannot hold every nginx connection (limit_conn 10) nor post past the edge's
+    rate (10/minute, a burst of 10); other addresses are served at once."""
+    env = start_service(tmp_path, redis_url, f"sqlite:///{tmp_path / 'service.sqlite3'}")
+    with gunicorn(env, tmp_path, workers=2) as service_port, nginx(service_port, tmp_path) as edge:
+        slow = dribble(edge.port, 60, source="127.0.0.3", tls=True)
+        try:
+            statuses = answers(slow, wait=2)
+            held = statuses.count(None)
+            started = time.monotonic()
+            data, headers = {**VALID, "name": "Beside the flood"}, {"Origin": SITE_ORIGIN}
+            status, _, _ = request(
+                edge.port, "POST", "/api/contact", data, headers, source="127.0.0.4", tls=True
+            )
+            elapsed = time.monotonic() - started
+        finally:
+            for sock in slow:
+                sock.close()
+        print(f"60 dribbling connections from one address: {held} held, {statuses.count(429)} refused 429; "
+              f"a post from another address: {status} in {elapsed:.3f} s")  # fmt: skip
+        assert held == 10 and statuses.count(429) == 50, statuses
+        assert "limiting connections by zone" in (edge.folder / "error.log").read_text()
+        assert status == 201 and elapsed < 2  # ~0.05 s when idle
+
+        answered = [
+            request(edge.port, "POST", "/api/contact", {**VALID, "message": f"Burst {n}"}, headers,
+                    source="127.0.0.5", tls=True)
+            for n in range(12)
+        ]  # fmt: skip
+        assert [status for status, _, _ in answered] == [201] * 11 + [429]
+        error = assert_error(answered[-1], 429, "rate_limited")
+        assert error["fields"] == {} and answered[-1][1]["Retry-After"] == "60"
+
+
+def documented_environment(tmp_path, **overrides):
+    """The service's environment as the README's deploy block exports it; its placeholders (the
+    key, the databases) replaced by working values."""
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"^export CONTACT_SERVICE=1 .*?[^\\]$", readme, re.M | re.S)[0]
+    documented = dict(item.split("=", 1) for item in shlex.split(block.replace("\\\n", " "))[1:])
+    assert {"ALLOWED_HOSTS", "CONTACT_TRUSTED_PROXIES", "SECURE_HSTS_SECONDS"} <= set(documented)
+    del documented["SECRET_KEY"], documented["DATABASE_URL"]  # service_env's: a key, a SQLite file
+    env = service_env(tmp_path, **{**documented, **overrides})
+    migrate(env)  # the README's next step; drf-spectacular's deploy check reads the database
+    return env
+
+
+@pytest.mark.parametrize("admin", ["", "1"])
+def test_check_deploy_is_clean_with_the_documented_settings(tmp_path, admin):
+    env = documented_environment(tmp_path, CONTACT_SERVICE_ADMIN=admin)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout, result.stdout
+    assert "WARNING" not in result.stdout + result.stderr
+
+
+class AdminLogin:
+    """One client of the admin login: its cookies and CSRF token. Straight to gunicorn the client
+    is named by X-Forwarded-For (the peer, 127.0.0.1, is a trusted proxy); through nginx (tls) by
+    its source address, and nginx sends the Host without the port, as on 443."""
+
+    def __init__(self, port, client=None, source="127.0.0.1", tls=False):
+        self.port, self.source, self.tls = port, source, tls
+        self.headers = {"X-Forwarded-For": client} if client else {}
+        self.origin = "https://127.0.0.1" if tls else f"https://127.0.0.1:{port}"
+        self.cookies = {}
+
+    def send(self, method, path, body=None, headers=None):
+        connection = connect(self.port, self.source, self.tls)
+        try:
+            headers = {"X-Forwarded-Proto": "https", **self.headers, **(headers or {})}
+            if self.cookies:
+                headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+            connection.request(method, path, body, headers)
+            response = connection.getresponse()
+            set_cookies = response.msg.get_all("Set-Cookie") or []
+            for line in set_cookies:
+                name, value = line.split(";", 1)[0].split("=", 1)
+                self.cookies[name] = value
+            return response.status, response, response.read(), set_cookies
+        finally:
+            connection.close()
+
+    def token(self):
+        status, _, page, _ = self.send("GET", "/admin/login/")
+        assert status == 200, page
+        self.csrf = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1].decode()
+        return self
+
+    def login(self, username, password):
+        """(status, seconds, response, body, Set-Cookie lines) of one login attempt."""
+        body = urlencode(
+            {"csrfmiddlewaretoken": self.csrf, "username": username, "password": password, "next": "/admin/"}
+        )
+        headers = {"Content-Type": FORM, "Origin": self.origin}
+        started = time.monotonic()
+        status, response, page, set_cookies = self.send("POST", "/admin/login/", body, headers)
+        return status, time.monotonic() - started, response, page, set_cookies
+
+
+PASSWORD = "correct horse battery staple"
+
+
+def admin_service_env(tmp_path, redis_url):
+    env = start_service(
+        tmp_path, redis_url, f"sqlite:///{tmp_path / 'service.sqlite3'}", CONTACT_SERVICE_ADMIN="1"
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "createsuperuser", "--noinput"],
+        cwd=ROOT,
+        env={**env, "DJANGO_SUPERUSER_USERNAME": "owner", "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
+             "DJANGO_SUPERUSER_EMAIL": "owner@portfolio.test"},
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )  # fmt: skip
+    return env
+
+
+def test_an_admin_session_made_over_https_is_not_accepted_over_http(tmp_path, redis_url):
+    env = admin_service_env(tmp_path, redis_url)
+    with gunicorn(env, tmp_path) as port, nginx(port, tmp_path) as edge:
+        browser = AdminLogin(port).token()
+        status, _, response, _, set_cookies = browser.login("owner", PASSWORD)
+        assert status == 302 and response.getheader("Location") == "/admin/"
+        flags = {line.split("=", 1)[0]: line.lower() for line in set_cookies}
+        assert "; secure" in flags["sessionid"] and "; httponly" in flags["sessionid"]
+        assert "; secure" in flags["csrftoken"]
+        status, _, page, _ = browser.send("GET", "/admin/")
+        assert status == 200 and b"Site administration" in page
+
+        # The same session cookie over plain HTTP: redirected to HTTPS before any view.
+        status, response, page, _ = browser.send("GET", "/admin/", headers={"X-Forwarded-Proto": "http"})
+        assert status == 301 and response.getheader("Location") == f"https://127.0.0.1:{port}/admin/"
+        assert b"Site administration" not in page
+        # nginx's plain-HTTP server never proxies: 308 (a POST stays a POST) to HTTPS.
+        cookie = {"Cookie": f"sessionid={browser.cookies['sessionid']}"}
+        for method, path in [("GET", "/admin/"), ("POST", "/api/contact")]:
+            status, headers, body = request(edge.http_port, method, path, b"{}", cookie)
+            assert status == 308 and headers["Location"] == f"https://127.0.0.1{path}", body
+        assert not re.search(r"GET /admin/ .* 200", (tmp_path / f"gunicorn-{port}.log").read_text())
+
+
+def test_admin_login_locks_per_client_and_per_account(tmp_path, redis_url):
+    """5 failures from one client lock that client out (for every account); 5 failures for one
+    account lock the account (from everywhere). Locked-out attempts are answered 429 before any
+    password is hashed, so they are fast."""
+    env = admin_service_env(tmp_path, redis_url)
+    with gunicorn(env, tmp_path, workers=2) as port:
+        guesser = AdminLogin(port, client="198.51.100.1").token()
+        # The 5th failure is hashed, then answered as the lockout.
+        assert [guesser.login(f"user{n}", "guess")[0] for n in range(5)] == [200] * 4 + [429]
+        assert guesser.login("owner", PASSWORD)[0] == 429  # this client is locked out
+        status, _, _, _, _ = AdminLogin(port, client="198.51.100.2").token().login("owner", PASSWORD)
+        assert status == 302  # another client is not, nor is the account
+
+        attacker = AdminLogin(port, client="198.51.100.3").token()
+        attempts = [attacker.login("owner", f"guess {n}") for n in range(40)]
+        statuses = [status for status, *_ in attempts]
+        # The account's 5th failure: client 198.51.100.1's refused attempt above counted too.
+        assert statuses == [200] * 3 + [429] * 37
+        status, _, response, page, _ = attacker.login("owner", PASSWORD)
+        assert status == 429 and b"Account locked" in page
+        # The account is locked from every address: the owner waits out the 15 minutes (or runs
+        # manage.py axes_reset_username owner).
+        status, _, _, page, _ = AdminLogin(port, client="198.51.100.4").token().login("owner", PASSWORD)
+        assert status == 429 and b"Account locked" in page
+
+        hashed = statistics.median(seconds for _, seconds, *_ in attempts[:4])
+        locked = statistics.median(seconds for _, seconds, *_ in attempts[4:])
+        print(f"login attempt, median: a wrong password {hashed:.3f} s, a locked-out one {locked:.3f} s")
+        assert locked < hashed / 2
+        assert "Traceback" not in (tmp_path / f"gunicorn-{port}.log").read_text()
+
+
+def test_login_guesses_through_nginx_do_not_slow_the_contact_route(tmp_path, redis_url):
+    """4 clients (127.0.0.11-14), 8 connections each, guess passwords for ever-new usernames (so the
+    per-account lock does not help) through nginx for 5 s, while contact posts are timed."""
+    env = admin_service_env(tmp_path, redis_url)
+    with gunicorn(env, tmp_path, workers=2) as service_port, nginx(service_port, tmp_path) as edge:
+
+        def timed_posts(count, pause=0.0):
+            timings = []
+            for _ in range(count):
+                timings.append(timed_post(edge.port, 5, source="127.0.0.4", tls=True))
+                time.sleep(pause)
+            assert None not in timings, timings
+            return timings
+
+        idle = timed_posts(3)
+        clients = [AdminLogin(edge.port, source=f"127.0.0.{n}", tls=True).token() for n in range(11, 15)]
+        answered, names, deadline = [], itertools.count(), time.monotonic() + 5
+
+        def guess(client):
+            while time.monotonic() < deadline:
+                status, _, response, _, _ = client.login(f"guess{next(names)}", "wrong")
+                answered.append((status, response.getheader("Content-Type")))
+                if status == 429:
+                    time.sleep(0.2)  # a bounded loop, not a busy one
+
+        threads = [threading.Thread(target=guess, args=(c,)) for c in clients for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        try:
+            time.sleep(0.5)
+            flooded = timed_posts(5, pause=0.6)  # spread over the flood
+        finally:
+            for thread in threads:
+                thread.join(timeout=15)
+        hashed = sum(status == 200 for status, _ in answered)
+        edge_refused = sum(status == 429 and kind == "application/json" for status, kind in answered)
+        locked = sum(status == 429 and kind.startswith("text/html") for status, kind in answered)
+        print(
+            f"login flood: {len(answered)} attempts, {hashed} answered 'wrong password', {locked} refused"
+            f" by axes, {edge_refused} by nginx; contact post median: idle"
+            f" {statistics.median(idle):.3f} s, during the flood {statistics.median(flooded):.3f} s"
+            f" ({', '.join(f'{t:.2f}' for t in flooded)})"
+        )
+        assert set(status for status, _ in answered) <= {200, 429}
+        assert hashed <= 4 * 4 and edge_refused  # each client: 5 failures at most, then locked
+        assert statistics.median(flooded) < 1, flooded  # a bound for a loaded 2-core machine
+        assert "Traceback" not in (tmp_path / f"gunicorn-{service_port}.log").read_text()
