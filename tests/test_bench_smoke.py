@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from django.conf import settings
+from PIL import Image
 
 from portfolio.content import media
 
@@ -44,15 +45,55 @@ def test_the_generator_is_deterministic(tmp_path):
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
 
 
-def test_the_floor_resizes_images_as_the_build_does():
-    """floor.py copies media.py's constants (it cannot import it without Django): keep them equal."""
+def import_floor():
     sys.path.insert(0, str(BENCH))
     try:
         import floor
     finally:
         sys.path.remove(str(BENCH))
+    return floor
+
+
+def test_the_floor_resizes_images_as_the_build_does():
+    """floor.py copies media.py's constants (it cannot import it without Django): keep them equal."""
+    floor = import_floor()
     for name in ("RESIZABLE", "LAYOUT_WIDTH", "VARIANT_WIDTHS", "VARIANT_QUALITY"):
         assert getattr(floor, name) == getattr(media, name), name
+
+
+def test_the_floor_makes_the_builds_variants(tmp_path):
+    """The floor does the build's image work: the same variants, byte for byte, from the same
+    chain (EXIF turn, mode conversion, each width resized from the next larger, filter, quality,
+    method). A photo stored sideways, a palette diagram and a screenshot with transparency."""
+    floor = import_floor()
+    sources = tmp_path / "media"
+    sources.mkdir()
+    sideways = Image.Exif()
+    sideways[0x0112] = 6  # stored 1500 x 800, shown 800 x 1500
+    images = {
+        "photo.jpg": (Image.linear_gradient("L").resize((1500, 800)).convert("RGB"), {"exif": sideways}),
+        "diagram.png": (Image.radial_gradient("L").resize((1300, 700)).convert("P"), {}),
+        "screen.png": (Image.linear_gradient("L").resize((1100, 600)).convert("LA"), {}),
+    }
+    for name, (image, options) in images.items():
+        image.save(sources / name, **options)
+    cache, out = tmp_path / "cache", tmp_path / "floor"
+    cache.mkdir()
+    (out / "media" / "_v").mkdir(parents=True)
+    floor.start_worker(str(out))
+    for name in images:
+        source = sources / name
+        width, _, resizable = media.measure(source.read_bytes(), name)
+        widths = media.variant_widths(width, resizable)
+        assert widths, name
+        made, problem = media.make_variants(
+            (str(source), [(w, f"{w}-{name}.webp") for w in widths], str(cache))
+        )
+        assert (made, problem) == (len(widths), None)
+        assert floor.publish_media((str(source), name)) == len(widths)
+        for w in widths:
+            built = (cache / f"{w}-{name}.webp").read_bytes()
+            assert (out / "media" / "_v" / f"{name}-{w}.webp").read_bytes() == built, (name, w)
 
 
 def test_the_benchmark_prints_every_figure():
