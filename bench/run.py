@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure the build against the targets of issue 18 and print one table.
+"""Measure the build against the targets of issue 32 and print one table.
 
     python bench/run.py                       # S content (100 projects + 1,000 articles), 3 runs
     python bench/run.py --size L --runs 3     # the recorded benchmark (1,000 + 10,000)
@@ -617,11 +617,12 @@ def mebibytes(value):
     return f"{value:.2f} MiB"
 
 
-# Targets of issue 18, by size (the cold build's ratio depends on it: fixed costs weigh more at S).
+# Targets of issue 32, by size (fixed costs weigh more at S, the lists more at L). The title edit
+# at S keeps issue 18's 1.5 s (issue 32 names L only); the server's are issue 18's.
 TARGETS = {
-    "S": {"ratio": 1.2, "sample": 0.8, "nochange": 0.5, "edit": 1.0, "retitle": 1.5, "memory": 250,
+    "S": {"ratio": 1.20, "sample": 1.2, "nochange": 1.0, "edit": 1.0, "retitle": 1.5, "memory": 250,
           "detail": 20, "list": 50, "after_save": 200},
-    "L": {"ratio": 1.1, "sample": 0.8, "nochange": 0.5, "edit": 1.0, "retitle": 1.5, "memory": 250,
+    "L": {"ratio": 1.15, "sample": 1.2, "nochange": 1.0, "edit": 1.5, "retitle": 2.0, "memory": 250,
           "detail": 20, "list": 50, "after_save": 200},
 }  # fmt: skip
 
