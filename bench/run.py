@@ -491,10 +491,17 @@ def fresh_clone(folder):
     """The files of the repository's HEAD in `folder`, as `git clone` checks them out (dates of
     now): no .cache/, no database, no dist/. Uncommitted changes are not in it."""
     folder.mkdir()
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", "HEAD"], capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-m", "-C", str(folder)], input=archive.stdout, check=True)
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", "HEAD"], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-m", "-C", str(folder)], input=archive.stdout, check=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        detail = getattr(exc, "stderr", None) or b""
+        raise MeasureFailed(
+            f"the sample site's fresh clone: could not extract HEAD of {ROOT} with git and tar "
+            f"(a git checkout is needed): {exc}\n{detail.decode('utf-8', 'replace').strip()}"
+        ) from None
 
 
 def uncommitted():
