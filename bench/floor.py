@@ -8,10 +8,11 @@ loader when available), render the body with Python-Markdown and the project's o
 (imported from portfolio.content.markdown, so the two cannot drift; Pygments highlights the code),
 then write one HTML page, one JSON document and one markdown twin; finally write the project and
 article lists as JSON and every twin into llms-full.txt, newest first. Every file under media/ is
-copied to OUT/media/, and every PNG, JPEG or WebP wider than the text column is resized from the
-original to each width of the build's WebP variants (portfolio.content.media: the same widths,
-quality, LANCZOS filter and EXIF turn; the build resizes each width from the next larger one
-instead, which is less work: bench/README.md says how much), written under OUT/media/_v/.
+copied to OUT/media/, and every PNG, JPEG or WebP wider than the text column gets the build's WebP
+variants, made as portfolio.content.media makes them (make_variants and resized_chain): turned by
+its EXIF orientation, converted to RGB or RGBA, then resized to each variant width largest first,
+each from the one before it (LANCZOS), and saved with the same quality and method, under
+OUT/media/_v/. The image work is the build's, so that the ratio compares equal work.
 Files and images are spread over one process pool, one worker per core by default. No Django,
 no database, no validation, no templates, no cache: the build should come within a small factor
 of this, and bench/run.py measures how close it gets.
@@ -43,6 +44,9 @@ RESIZABLE = {".png", ".jpg", ".jpeg", ".webp"}
 LAYOUT_WIDTH = 720
 VARIANT_WIDTHS = (480, 720, 1080, 1440)
 VARIANT_QUALITY = 80
+# Inline in media.make_variants and media.resized_chain; the test compares the variants' bytes.
+VARIANT_FILTER = Image.Resampling.LANCZOS
+VARIANT_METHOD = 4
 
 _converter = None
 _out = None
@@ -93,10 +97,9 @@ def build_one(job):
 
 
 def publish_media(job):
-    """Copy one media file; resize a raster wider than the text column to each variant width below
-    its own, each from the original (the build's import: portfolio.content.media.measure and
-    make_variants, which resizes each from the next larger one).
-    Returns the number of variants written."""
+    """Copy one media file; give a raster wider than the text column a WebP variant at each
+    variant width below its own, as the build's import does (portfolio.content.media.measure,
+    make_variants and resized_chain). Returns the number of variants written."""
     source, rel = job
     destination = os.path.join(_out, "media", rel)
     os.makedirs(os.path.dirname(destination), exist_ok=True)
@@ -111,13 +114,24 @@ def publish_media(job):
         if image.mode not in ("RGB", "RGBA"):
             has_alpha = "A" in image.getbands() or "transparency" in image.info
             image = image.convert("RGBA" if has_alpha else "RGB")
-        widths = [w for w in VARIANT_WIDTHS if w < width]
-        for variant in widths:
-            height = max(1, round(image.height * variant / image.width))
-            resized = image.resize((variant, height), Image.Resampling.LANCZOS)
+        made = 0
+        for variant, resized in resized_chain(image):
             name = f"{rel.replace('/', '-')}-{variant}.webp"
-            resized.save(os.path.join(_out, "media", "_v", name), "WEBP", quality=VARIANT_QUALITY, method=4)
-    return len(widths)
+            path = os.path.join(_out, "media", "_v", name)
+            resized.save(path, "WEBP", quality=VARIANT_QUALITY, method=VARIANT_METHOD)
+            made += 1
+    return made
+
+
+def resized_chain(image):
+    """(width, image) for each variant width below the image's, largest first, each resized from
+    the one before it, the first from `image`; the heights from `image`'s proportions (as
+    media.resized_chain does when every variant is missing, as in a cold build)."""
+    current = image
+    for width in sorted((w for w in VARIANT_WIDTHS if w < image.width), reverse=True):
+        height = max(1, round(image.height * width / image.width))
+        current = current.resize((width, height), VARIANT_FILTER)
+        yield width, current
 
 
 def newest_first(items):

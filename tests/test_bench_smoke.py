@@ -1,5 +1,6 @@
 """Keep the benchmark from rotting: run it end to end on a tiny site. Nothing here is timed."""
 
+import importlib
 import re
 import shutil
 import subprocess
@@ -7,18 +8,28 @@ import sys
 from pathlib import Path
 
 from django.conf import settings
+from PIL import Image
 
 from portfolio.content import media
 
 BENCH = settings.BASE_DIR / "bench"
 FIGURES = [
-    "floor (bench/floor.py)",
-    "cold build",
-    "cold / floor",
-    "CPU time: floor",
-    "CPU time: cold build",
-    "CPU time: cold / floor",
-    "sample site (content/), cold build",
+    "floor (with media)",
+    "cold build (with media)",
+    "cold / floor (with media)",
+    "CPU time: floor (with media)",
+    "CPU time: cold build (with media)",
+    "CPU time: cold / floor (with media)",
+    "floor (no media)",
+    "cold build (no media)",
+    "cold / floor (no media)",
+    "CPU time: floor (no media)",
+    "CPU time: cold build (no media)",
+    "CPU time: cold / floor (no media)",
+    "files in the output (cold, with media)",
+    "largest file (cold, with media)",
+    "sample site, fresh clone (content/)",
+    "sample site, warm caches",
     "rebuild, no change",
     "rebuild, one article's body edited",
     "rebuild, its title edited",
@@ -44,15 +55,70 @@ def test_the_generator_is_deterministic(tmp_path):
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
 
 
-def test_the_floor_resizes_images_as_the_build_does():
-    """floor.py copies media.py's constants (it cannot import it without Django): keep them equal."""
+def bench_module(name):
     sys.path.insert(0, str(BENCH))
     try:
-        import floor
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(BENCH))
+
+
+def test_the_builds_phases_are_read_whatever_their_names():
+    run = bench_module("run")
+    line = (
+        "Built 31,012 files (512.3 MB) in 58.1 s (wall/CPU: import 1.2/2.0 s, plan 0.3/0.3 s, "
+        "render 5.2/9.6 s, verify 0.04/0.2 s, publish 0.1/0.1 s): dist"
+    )
+    assert run.phases("migrating\n" + line + "\n") == [
+        ("import", 1.2, 2.0),
+        ("plan", 0.3, 0.3),
+        ("render", 5.2, 9.6),
+        ("verify", 0.04, 0.2),
+        ("publish", 0.1, 0.1),
+    ]
+    assert run.describe_phases("Up to date\n") == "no phases printed"
+
+
+def test_the_floor_resizes_images_as_the_build_does():
+    """floor.py copies media.py's constants (it cannot import it without Django): keep them equal."""
+    floor = bench_module("floor")
     for name in ("RESIZABLE", "LAYOUT_WIDTH", "VARIANT_WIDTHS", "VARIANT_QUALITY"):
         assert getattr(floor, name) == getattr(media, name), name
+
+
+def test_the_floor_makes_the_builds_variants(tmp_path):
+    """The floor does the build's image work: the same variants, byte for byte, from the same
+    chain (EXIF turn, mode conversion, each width resized from the next larger, filter, quality,
+    method). A photo stored sideways, a palette diagram and a screenshot with transparency."""
+    floor = bench_module("floor")
+    sources = tmp_path / "media"
+    sources.mkdir()
+    sideways = Image.Exif()
+    sideways[0x0112] = 6  # stored 1500 x 800, shown 800 x 1500
+    images = {
+        "photo.jpg": (Image.linear_gradient("L").resize((1500, 800)).convert("RGB"), {"exif": sideways}),
+        "diagram.png": (Image.radial_gradient("L").resize((1300, 700)).convert("P"), {}),
+        "screen.png": (Image.linear_gradient("L").resize((1100, 600)).convert("LA"), {}),
+    }
+    for name, (image, options) in images.items():
+        image.save(sources / name, **options)
+    cache, out = tmp_path / "cache", tmp_path / "floor"
+    cache.mkdir()
+    (out / "media" / "_v").mkdir(parents=True)
+    floor.start_worker(str(out))
+    for name in images:
+        source = sources / name
+        width, _, resizable = media.measure(source.read_bytes(), name)
+        widths = media.variant_widths(width, resizable)
+        assert widths, name
+        made, problem = media.make_variants(
+            (str(source), [(w, f"{w}-{name}.webp") for w in widths], str(cache))
+        )
+        assert (made, problem) == (len(widths), None)
+        assert floor.publish_media((str(source), name)) == len(widths)
+        for w in widths:
+            built = (cache / f"{w}-{name}.webp").read_bytes()
+            assert (out / "media" / "_v" / f"{name}-{w}.webp").read_bytes() == built, (name, w)
 
 
 def test_the_benchmark_prints_every_figure():
@@ -71,16 +137,15 @@ def test_the_benchmark_prints_every_figure():
     try:
         assert result.returncode == 0, result.stdout + result.stderr
         assert "4 images" in result.stdout, result.stdout  # the generated content has media
+        assert "content without media: generated 3 projects, 12 articles" in result.stdout
         # The cold build made its variants in the run's own cache, not the project's.
-        assert len(list((kept / "run-0" / "media-cache").glob("*.webp"))) >= 4
+        assert len(list((kept / "run-0" / "media" / "media-cache").glob("*.webp"))) >= 4
     finally:
         shutil.rmtree(kept, ignore_errors=True)
-    # Each run's line gives the cold build's phases, read from the build's own last line.
-    assert re.search(
-        r"^run 1: floor .* cold build .*; import [\d.]+/[\d.]+ s, plan [\d.]+/[\d.]+ s, render ",
-        result.stdout,
-        re.M,
-    ), result.stdout
+    # Each run's lines give the cold builds' phases, read from the build's own last line.
+    for label in ("", ", no media"):
+        line = rf"^run 1{label}: floor [\d.]+ s .* cold build [\d.]+ s \(.*; \w+ [\d.]+/[\d.]+ s(, |\)$)"
+        assert re.search(line, result.stdout, re.M), result.stdout
     rows = {line.strip().split("  ")[0]: line for line in result.stdout.splitlines()}
     for figure in FIGURES:
         assert figure in rows, f"{figure!r} missing from:\n{result.stdout}"
