@@ -1,4 +1,4 @@
-"""The production contact service as the README runs it: `CONTACT_SERVICE=1 gunicorn
+"""The production contact service as docs/contact.md runs it: `CONTACT_SERVICE=1 gunicorn
 portfolio.wsgi`, DEBUG off, a freshly migrated database holding no imported site, on SQLite and on
 a real PostgreSQL server, with Redis, and behind nginx with deploy/contact-nginx.conf."""
 
@@ -486,14 +486,16 @@ def test_behind_nginx_dribbling_clients_do_not_hold_the_workers(tmp_path, redis_
         )
 
 
-def test_the_readme_shows_the_tested_nginx_block():
-    readme = (ROOT / "README.md").read_text()
-    assert (ROOT / "deploy" / "contact-nginx.conf").read_text() in readme
+def test_the_docs_link_the_tested_nginx_file():
+    """docs/contact.md points at deploy/contact-nginx.conf, the file these tests run, rather than
+    a copy of it that could drift."""
+    assert (ROOT / "deploy" / "contact-nginx.conf").is_file()
+    assert "(../deploy/contact-nginx.conf)" in (ROOT / "docs" / "contact.md").read_text()
 
 
 def test_upstream_failures_answer_503_in_the_shape(tmp_path, redis_url):
     """gunicorn down (nginx's 502) and hung (504, after proxy_read_timeout) are both answered 503
-    in the JSON shape, as the README says; the service answers again once it resumes."""
+    in the JSON shape, as docs/contact.md says; the service answers again once it resumes."""
     # Nothing listens on a fresh free port: what a stopped gunicorn leaves.
     with nginx(free_port(), tmp_path) as edge:
         response = request(edge.port, "POST", "/api/contact", VALID, {"Origin": SITE_ORIGIN}, tls=True)
@@ -570,15 +572,15 @@ def test_the_edge_limits_each_address_with_429_in_the_shape(tmp_path, redis_url)
 
 
 def documented_environment(tmp_path, **overrides):
-    """The service's environment as the README's deploy block exports it; its placeholders (the
-    key, the databases) replaced by working values."""
-    readme = (ROOT / "README.md").read_text()
-    block = re.search(r"^export CONTACT_SERVICE=1 .*?[^\\]$", readme, re.M | re.S)[0]
+    """The service's environment as docs/contact.md's deploy block exports it; its placeholders
+    (the key, the databases) replaced by working values."""
+    docs = (ROOT / "docs" / "contact.md").read_text()
+    block = re.search(r"^export CONTACT_SERVICE=1 .*?[^\\]$", docs, re.M | re.S)[0]
     documented = dict(item.split("=", 1) for item in shlex.split(block.replace("\\\n", " "))[1:])
     assert {"ALLOWED_HOSTS", "CONTACT_TRUSTED_PROXIES", "SECURE_HSTS_SECONDS"} <= set(documented)
     del documented["SECRET_KEY"], documented["DATABASE_URL"]  # service_env's: a key, a SQLite file
     env = service_env(tmp_path, **{**documented, **overrides})
-    migrate(env)  # the README's next step; drf-spectacular's deploy check reads the database
+    migrate(env)  # the documented next step; drf-spectacular's deploy check reads the database
     return env
 
 
