@@ -20,9 +20,9 @@ rewrite each twin from the built JSON file and compare (portfolio/export/verify.
 import heapq
 
 from django.http import HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.views import View
+from django.views.generic.detail import SingleObjectMixin
 
 from api.serializers import ArticleDetailSerializer, ProjectDetailSerializer
 from portfolio.content.models import Article, Project, Site
@@ -70,15 +70,14 @@ def _twin(item, facts, sections):
     return "\n\n".join(part for part in parts if part) + "\n"
 
 
-class Twin(View):
+class Twin(SingleObjectMixin, View):
     """GET /{kind}/{slug}.md."""
 
-    queryset = None
     serializer_class = None
     markdown = None
 
     def get(self, request, slug):
-        item = get_object_or_404(self.queryset, slug=slug)
+        item = self.get_object()
         return HttpResponse(self.markdown(self.documents([item])[0]), content_type=MARKDOWN)
 
     @classmethod
