@@ -378,9 +378,10 @@ def test_the_admin_is_styled_when_asked(tmp_path):
         assert_error(request(port, "GET", "/contact"), 404, "not_found")
 
 
-def test_two_processes_share_one_limit_and_a_hung_redis_costs_under_a_second(tmp_path):
+def test_two_processes_share_one_limit_and_a_hung_redis_is_waited_for_once_per_process(tmp_path):
     """Two gunicorn processes sharing one Redis: the counts of both add up to one limit. Then the
-    Redis process is stopped (not dead: the kernel still accepts connections; nothing answers)."""
+    Redis process is stopped (not dead: the kernel still accepts connections; nothing answers):
+    each process waits for it once (its 0.25 s socket timeout), then leaves it alone."""
     with redis_process(tmp_path) as (redis_url, redis):
         env = start_service(
             tmp_path, redis_url, f"sqlite:///{tmp_path / 'service.sqlite3'}", CONTACT_RATE="3/1m"
@@ -390,18 +391,33 @@ def test_two_processes_share_one_limit_and_a_hung_redis_costs_under_a_second(tmp
             client = {"X-Forwarded-For": "192.0.2.1"}
             posts = [(s, {**VALID, "message": f"Number {n}"}) for n, s in enumerate(services * 3)]
             assert [s.post(data, headers=client)[0] for s, data in posts] == [201, 201, 201, 429, 429, 429]
+            failed = "The contact cache failed: no rate limit"
+            assert failed not in services[0].log()
 
             redis.send_signal(signal.SIGSTOP)
             timings = []
-            for n, service in enumerate(services * 2):
-                started = time.monotonic()
-                status, _, _ = service.post({**VALID, "message": f"While Redis hangs {n}"}, headers=client)
-                timings.append(time.monotonic() - started)
-                assert status == 201  # past the limit, but the limit is not applied
+            try:
+                for n, service in enumerate(services * 3):
+                    started = time.monotonic()
+                    status, _, _ = service.post(
+                        {**VALID, "message": f"While Redis hangs {n}"}, headers=client
+                    )
+                    timings.append(time.monotonic() - started)
+                    assert status == 201  # past the limit, but the limit is not applied
+                # Still stopped: every post was answered without Redis, and each process tried it
+                # once (its first post, the one failure logged), not on every post.
+                assert redis.poll() is None and stopped(redis.pid)
+            finally:
+                redis.send_signal(signal.SIGCONT)
             print(f"posts while Redis hangs: {', '.join(f'{t:.2f}' for t in timings)} s")
-            assert max(timings) < 1, timings
-            assert len(services[0].rows("select id from contact_contactmessage")) == 3 + 4
-            assert "The contact cache failed: no rate limit" in services[0].log()
+            assert len(services[0].rows("select id from contact_contactmessage")) == 3 + 6
+            assert services[0].log().count(failed) == 2, services[0].log()
+
+
+def stopped(pid):
+    """Is the process stopped (by SIGSTOP)? Its state in /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()[0] == "T"
 
 
 def dribble(port, count, source="127.0.0.1", tls=False):
@@ -509,15 +525,15 @@ def test_upstream_failures_answer_503_in_the_shape(tmp_path, redis_url):
             for pid in stopped:
                 os.kill(pid, signal.SIGSTOP)  # the kernel still accepts connections; nothing answers
             try:
-                started = time.monotonic()
                 response = request(
                     edge.port, "POST", "/api/contact", VALID, {"Origin": SITE_ORIGIN}, tls=True
                 )
-                waited = time.monotonic() - started
             finally:
                 resume(process)
             assert_error(response, 503, "unavailable")
-            assert 1.5 < waited < 5, waited
+            # nginx waited for gunicorn (proxy_read_timeout), rather than failing to reach it.
+            error_log = (edge.folder / "error.log").read_text()
+            assert "upstream timed out" in error_log and "while reading response header" in error_log
             data = {**VALID, "message": "After the hang."}
             assert (
                 request(edge.port, "POST", "/api/contact", data, {"Origin": SITE_ORIGIN}, tls=True)[0] == 201
