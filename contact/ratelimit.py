@@ -49,18 +49,23 @@ class CacheDown(Exception):
 CACHE_PAUSE_SECONDS = 5
 _cache_down_until = 0.0
 
+# The clocks, looked up at each call so that a test can turn them by hand: the wall clock places
+# the clock-aligned windows, the monotonic one times the pause (it never jumps with the date).
+wall_clock = time.time
+pause_clock = time.monotonic
+
 
 def cache_call(method, *args, **kwargs):
     """cache.<method>(...), or CacheDown when it fails (logged once per pause)."""
     global _cache_down_until
-    if time.monotonic() < _cache_down_until:
+    if pause_clock() < _cache_down_until:
         raise CacheDown
     try:
         return getattr(cache, method)(*args, **kwargs)
     except ValueError:  # an answer, not a failure: incr of a key that is gone
         raise
     except Exception as exc:
-        _cache_down_until = time.monotonic() + CACHE_PAUSE_SECONDS
+        _cache_down_until = pause_clock() + CACHE_PAUSE_SECONDS
         logger.exception("The contact cache failed: no rate limit for %ss", CACHE_PAUSE_SECONDS)
         raise CacheDown from exc
 
@@ -69,7 +74,7 @@ def hit(client, now=None):
     """Count one request by `client` (client_address.bucket()); return 0 when it is allowed, else
     the seconds until its window ends (for Retry-After)."""
     rate = parse_rate(settings.CONTACT_RATE)
-    now = time.time() if now is None else now
+    now = wall_clock() if now is None else now
     window_index = int(now // rate.window)
     key = f"contact-rate:{rate.limit}/{rate.window}:{client}:{window_index}"
     try:

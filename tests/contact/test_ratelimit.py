@@ -1,16 +1,25 @@
 """The per-client rate limit: CONTACT_RATE, 429 with Retry-After, the client address."""
 
-import time
-
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
+from contact import ratelimit
 from contact.models import ContactMessage
 from contact.ratelimit import Rate, parse_rate
 
 from .helpers import BROWSER_ACCEPT, assert_error, numbered
 
 pytestmark = pytest.mark.django_db
+
+
+class Clock:
+    """A clock that moves only when the test moves it (for ratelimit.wall_clock, pause_clock)."""
+
+    def __init__(self, now):
+        self.now = now
+
+    def __call__(self):
+        return self.now
 
 
 @pytest.mark.parametrize(
@@ -77,16 +86,18 @@ def test_429_is_an_html_page_for_a_browser(post, settings):
     assert "Too many messages" in response.content.decode()
 
 
-def test_the_window_ends(post, settings):
+def test_the_window_ends(post, settings, monkeypatch):
     settings.CONTACT_RATE = "1/1s"
+    clock = Clock(1_000_000.5)  # half-way through a one-second window
+    monkeypatch.setattr(ratelimit, "wall_clock", clock)
     assert post(numbered(1)).status_code == 201
     response = post(numbered(2))
-    if response.status_code == 201:  # the first post was the last thing in its second
-        response = post(numbered(3))
     assert response.status_code == 429
     assert response["Retry-After"] == "1"
-    time.sleep(1.05)
-    assert post(numbered(4)).status_code == 201
+    clock.now = 1_000_000.999
+    assert post(numbered(3)).status_code == 429, "the same window"
+    clock.now = 1_000_001.0
+    assert post(numbered(4)).status_code == 201, "the next window"
 
 
 def test_each_client_address_has_its_own_count(post, settings):
@@ -176,7 +187,7 @@ def test_a_bad_trusted_proxy_fails_the_system_check(settings):
         call_command("check")
 
 
-def test_an_unreachable_redis_lets_messages_through_and_logs(post, settings, caplog):
+def test_an_unreachable_redis_lets_messages_through_and_logs(post, settings, caplog, monkeypatch):
     from .servers import free_port
 
     settings.CONTACT_RATE = "1/m"
@@ -187,7 +198,17 @@ def test_an_unreachable_redis_lets_messages_through_and_logs(post, settings, cap
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
+    clock = Clock(100.0)
+    monkeypatch.setattr(ratelimit, "pause_clock", clock)
+    failed = "The contact cache failed: no rate limit"
     assert [post(numbered(n)).status_code for n in range(2)] == [201, 201]
     assert ContactMessage.objects.count() == 2
     # Logged once; the cache is left alone for a while rather than tried (and waited for) again.
-    assert caplog.text.count("The contact cache failed: no rate limit") == 1
+    assert caplog.text.count(failed) == 1
+    clock.now = 100.0 + ratelimit.CACHE_PAUSE_SECONDS - 0.001
+    assert post(numbered(2)).status_code == 201
+    assert caplog.text.count(failed) == 1, "still left alone at the end of the pause"
+    clock.now = 100.0 + ratelimit.CACHE_PAUSE_SECONDS
+    assert post(numbered(3)).status_code == 201
+    assert caplog.text.count(failed) == 2, "tried again (and failed again) after the pause"
+    assert ContactMessage.objects.count() == 4

@@ -378,9 +378,10 @@ def test_the_admin_is_styled_when_asked(tmp_path):
         assert_error(request(port, "GET", "/contact"), 404, "not_found")
 
 
-def test_two_processes_share_one_limit_and_a_hung_redis_costs_under_a_second(tmp_path):
+def test_two_processes_share_one_limit_and_a_hung_redis_is_waited_for_once_per_process(tmp_path):
     """Two gunicorn processes sharing one Redis: the counts of both add up to one limit. Then the
-    Redis process is stopped (not dead: the kernel still accepts connections; nothing answers)."""
+    Redis process is stopped (not dead: the kernel still accepts connections; nothing answers):
+    each process waits for it once (its 0.25 s socket timeout), then leaves it alone."""
     with redis_process(tmp_path) as (redis_url, redis):
         env = start_service(
             tmp_path, redis_url, f"sqlite:///{tmp_path / 'service.sqlite3'}", CONTACT_RATE="3/1m"
@@ -390,18 +391,33 @@ def test_two_processes_share_one_limit_and_a_hung_redis_costs_under_a_second(tmp
             client = {"X-Forwarded-For": "192.0.2.1"}
             posts = [(s, {**VALID, "message": f"Number {n}"}) for n, s in enumerate(services * 3)]
             assert [s.post(data, headers=client)[0] for s, data in posts] == [201, 201, 201, 429, 429, 429]
+            failed = "The contact cache failed: no rate limit"
+            assert failed not in services[0].log()
 
             redis.send_signal(signal.SIGSTOP)
             timings = []
-            for n, service in enumerate(services * 2):
-                started = time.monotonic()
-                status, _, _ = service.post({**VALID, "message": f"While Redis hangs {n}"}, headers=client)
-                timings.append(time.monotonic() - started)
-                assert status == 201  # past the limit, but the limit is not applied
+            try:
+                for n, service in enumerate(services * 3):
+                    started = time.monotonic()
+                    status, _, _ = service.post(
+                        {**VALID, "message": f"While Redis hangs {n}"}, headers=client
+                    )
+                    timings.append(time.monotonic() - started)
+                    assert status == 201  # past the limit, but the limit is not applied
+                # Still stopped: every post was answered without Redis, and each process tried it
+                # once (its first post, the one failure logged), not on every post.
+                assert redis.poll() is None and stopped(redis.pid)
+            finally:
+                redis.send_signal(signal.SIGCONT)
             print(f"posts while Redis hangs: {', '.join(f'{t:.2f}' for t in timings)} s")
-            assert max(timings) < 1, timings
-            assert len(services[0].rows("select id from contact_contactmessage")) == 3 + 4
-            assert "The contact cache failed: no rate limit" in services[0].log()
+            assert len(services[0].rows("select id from contact_contactmessage")) == 3 + 6
+            assert services[0].log().count(failed) == 2, services[0].log()
+
+
+def stopped(pid):
+    """Is the process stopped (by SIGSTOP)? Its state in /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()[0] == "T"
 
 
 def dribble(port, count, source="127.0.0.1", tls=False):
@@ -436,6 +452,12 @@ def timed_post(port, timeout, source="127.0.0.1", tls=False):
     return time.monotonic() - started
 
 
+def unanswered(sockets):
+    """Are all `sockets` still open with nothing to read (no answer, no close), right now?"""
+    readable, _, _ = select.select(sockets, [], [], 0)
+    return readable == []
+
+
 def test_behind_nginx_dribbling_clients_do_not_hold_the_workers(tmp_path, redis_url):
     """4 clients dribble their bodies. Straight to gunicorn's 2 sync workers they hold both and a
     normal post waits; through nginx (deploy/contact-nginx.conf) it is answered at once."""
@@ -444,7 +466,9 @@ def test_behind_nginx_dribbling_clients_do_not_hold_the_workers(tmp_path, redis_
         port = edge.port
         slow = dribble(port, 4, tls=True)
         try:
-            through_nginx = timed_post(port, timeout=5, tls=True)
+            through_nginx = timed_post(port, timeout=30, tls=True)  # a guard against a hang
+            # Answered while the 4 still hold their connections, unanswered: none held a worker.
+            held_meanwhile = unanswered(slow)
             direct_slow = dribble(service_port, 2)
             try:
                 direct = timed_post(service_port, timeout=3)
@@ -455,11 +479,14 @@ def test_behind_nginx_dribbling_clients_do_not_hold_the_workers(tmp_path, redis_
             for sock in slow:
                 sock.close()
         print(
-            f"a normal post with 4 dribbling clients: through nginx {through_nginx:.3f} s; "
+            f"a normal post with 4 dribbling clients: through nginx "
+            f"{'no answer in 30 s' if through_nginx is None else f'{through_nginx:.3f} s'}; "
             f"straight to gunicorn: {'no answer in 3 s' if direct is None else f'{direct:.3f} s'}"
         )
-        assert through_nginx < 2  # a bound for a loaded 2-core machine; ~0.05 s when idle
-        assert direct is None  # the control: without nginx, the workers are held
+        assert through_nginx is not None and held_meanwhile
+        # The control: without nginx, the workers are held. A negative, seen only as no answer
+        # for a while: a loaded machine makes it slower, never answered sooner.
+        assert direct is None
 
         # A client (127.0.0.2: not the trusted proxy) cannot choose its address through nginx:
         # what it sends in X-Forwarded-For is left of what nginx appends.
@@ -511,26 +538,28 @@ def test_upstream_failures_answer_503_in_the_shape(tmp_path, redis_url):
             for pid in stopped:
                 os.kill(pid, signal.SIGSTOP)  # the kernel still accepts connections; nothing answers
             try:
-                started = time.monotonic()
                 response = request(
                     edge.port, "POST", "/api/contact", VALID, {"Origin": SITE_ORIGIN}, tls=True
                 )
-                waited = time.monotonic() - started
             finally:
                 resume(process)
             assert_error(response, 503, "unavailable")
-            assert 1.5 < waited < 5, waited
+            # nginx waited for gunicorn (proxy_read_timeout), rather than failing to reach it.
+            error_log = (edge.folder / "error.log").read_text()
+            assert "upstream timed out" in error_log and "while reading response header" in error_log
             data = {**VALID, "message": "After the hang."}
             assert (
                 request(edge.port, "POST", "/api/contact", data, {"Origin": SITE_ORIGIN}, tls=True)[0] == 201
             )
 
 
-def answers(sockets, wait):
-    """The status of each socket's answer within `wait` seconds (None: no answer yet)."""
-    statuses, pending, deadline = {}, set(sockets), time.monotonic() + wait
-    while pending and time.monotonic() < deadline:
+def answered(sockets, count, guard=30):
+    """Wait for `count` of `sockets` to be answered (`guard`: seconds before giving up on a hang);
+    return each socket's status (None: no answer yet)."""
+    statuses, pending, deadline = {}, set(sockets), time.monotonic() + guard
+    while len(statuses) < count:
         readable, _, _ = select.select(list(pending), [], [], max(0, deadline - time.monotonic()))
+        assert readable, f"{len(statuses)} answers of the {count} awaited"
         for sock in readable:
             statuses[sock] = sock.recv(4096).split(b" ", 2)[1].decode()
             pending.discard(sock)
@@ -539,36 +568,38 @@ def answers(sockets, wait):
 
 def test_the_edge_limits_each_address_with_429_in_the_shape(tmp_path, redis_url):
     """One address cannot hold every nginx connection (limit_conn 10) nor post past the edge's
-    rate (10/minute, a burst of 10); other addresses are served at once."""
+    rate (10/minute, a burst of 10); other addresses are served meanwhile."""
     env = start_service(tmp_path, redis_url, f"sqlite:///{tmp_path / 'service.sqlite3'}")
     with gunicorn(env, tmp_path, workers=2) as service_port, nginx(service_port, tmp_path) as edge:
         slow = dribble(edge.port, 60, source="127.0.0.3", tls=True)
         try:
-            statuses = answers(slow, wait=2)
-            held = statuses.count(None)
-            started = time.monotonic()
+            statuses = answered(slow, 50)
+            held = [sock for sock, status in zip(slow, statuses, strict=True) if status is None]
             data, headers = {**VALID, "name": "Beside the flood"}, {"Origin": SITE_ORIGIN}
+            started = time.monotonic()
             status, _, _ = request(
                 edge.port, "POST", "/api/contact", data, headers, source="127.0.0.4", tls=True
             )
             elapsed = time.monotonic() - started
+            # Answered while the 10 held connections are still held, unanswered.
+            held_meanwhile = unanswered(held)
         finally:
             for sock in slow:
                 sock.close()
-        print(f"60 dribbling connections from one address: {held} held, {statuses.count(429)} refused 429; "
-              f"a post from another address: {status} in {elapsed:.3f} s")  # fmt: skip
-        assert held == 10 and statuses.count(429) == 50, statuses
+        print(f"60 dribbling connections from one address: {len(held)} held, {statuses.count(429)} refused "
+              f"429; a post from another address: {status} in {elapsed:.3f} s")  # fmt: skip
+        assert len(held) == 10 and statuses.count(429) == 50, statuses
         assert "limiting connections by zone" in (edge.folder / "error.log").read_text()
-        assert status == 201 and elapsed < 2  # ~0.05 s when idle
+        assert status == 201 and held_meanwhile
 
-        answered = [
+        answered_burst = [
             request(edge.port, "POST", "/api/contact", {**VALID, "message": f"Burst {n}"}, headers,
                     source="127.0.0.5", tls=True)
             for n in range(12)
         ]  # fmt: skip
-        assert [status for status, _, _ in answered] == [201] * 11 + [429]
-        error = assert_error(answered[-1], 429, "rate_limited")
-        assert error["fields"] == {} and answered[-1][1]["Retry-After"] == "60"
+        assert [status for status, _, _ in answered_burst] == [201] * 11 + [429]
+        error = assert_error(answered_burst[-1], 429, "rate_limited")
+        assert error["fields"] == {} and answered_burst[-1][1]["Retry-After"] == "60"
 
 
 def documented_environment(tmp_path, **overrides):

@@ -10,7 +10,7 @@ from tests.content_builder import write_content
 from tests.server import free_port, nginx_command, wait_for
 
 
-def distill_local(content_dir, out_dir, db_path, *args, env=None):
+def distill_local(content_dir, out_dir, db_path, *args, env=None, timeout=300):
     """Run the real `manage.py distill-local` in a fresh process with its own SQLite file."""
     environ = {
         k: v for k, v in os.environ.items() if k not in {"SITE_URL", "DEBUG", "DJANGO_SETTINGS_MODULE"}
@@ -22,7 +22,7 @@ def distill_local(content_dir, out_dir, db_path, *args, env=None):
         env=environ,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=timeout,
     )
 
 

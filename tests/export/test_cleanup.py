@@ -1,8 +1,10 @@
 """Builds clean up after themselves: one build per folder, nothing left by a killed build, and
 SIGINT/SIGTERM stop the workers and leave the previous output as it was. Real processes, real
-signals, bounded waits."""
+signals; the tests wait for events (a process's exit, a line on stderr), with timeouts only as
+guards against a hang."""
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -33,19 +35,32 @@ def start_build(content, out, db, *args):
     )  # fmt: skip
 
 
-def wait_for(condition, seconds=120):
+def rendering(build, out, seconds=120):
+    """Wait until the build renders with its worker (its temporary folder exists). Nothing tells
+    this process when another one forks or makes a folder: this one condition is polled, the
+    deadline a guard against a hang."""
     deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
+    while build.poll() is None and not (temp_folders(out) and len(processes_mentioning(str(out))) >= 2):
+        assert time.monotonic() < deadline, "the build never started rendering"
         time.sleep(0.05)
-
-
-def rendering(build, out):
-    """Wait until the build renders with its worker (its temporary folder exists)."""
-    wait_for(
-        lambda: build.poll() is not None or (temp_folders(out) and len(processes_mentioning(str(out))) >= 2)
-    )
     assert build.poll() is None, build.stderr.read()
+
+
+def no_process_outlives(out, seconds=10):
+    """Wait for the exit of every process still mentioning `out` (the build's workers, which are
+    not this process's children: a pidfd, readable once the process has exited), then check that
+    none is left."""
+    for pid in processes_mentioning(str(out)):
+        try:
+            pidfd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue  # gone already
+        try:
+            readable, _, _ = select.select([pidfd], [], [], seconds)
+        finally:
+            os.close(pidfd)
+        assert readable, f"PID {pid} outlived the build"
+    assert processes_mentioning(str(out)) == []
 
 
 def temp_folders(out):
@@ -66,6 +81,16 @@ def processes_mentioning(text):
         if text.encode() in cmdline and not zombie:
             found.append(int(pid))
     return found
+
+
+def read_lines(stream, lines, text, seen):
+    """Collect `stream`'s lines into `lines`; set the event `seen` at the first holding `text`,
+    or at the end of the stream (the process exited without it)."""
+    for line in stream:
+        lines.append(line)
+        if text in line:
+            seen.set()
+    seen.set()
 
 
 @pytest.fixture
@@ -93,7 +118,7 @@ def test_a_signal_stops_the_build_and_keeps_the_previous_output(previous, signum
     )
     assert "Traceback" not in stderr
     assert tree(out) == before and temp_folders(out) == []
-    wait_for(lambda: processes_mentioning(str(out)) == [], seconds=10)  # no worker outlives it
+    no_process_outlives(out)
 
 
 def test_the_next_build_removes_what_a_killed_build_left(previous):
@@ -104,7 +129,7 @@ def test_the_next_build_removes_what_a_killed_build_left(previous):
     build.wait(timeout=30)
     left = temp_folders(out)
     assert left, "SIGKILL leaves the temporary folder (nothing can run after it)"
-    wait_for(lambda: processes_mentioning(str(out)) == [], seconds=10)  # workers die with it
+    no_process_outlives(out)  # workers die with it
     result = distill_local(content, out, db, "--force", "--workers", "2")
     assert result.returncode == 0, result.stderr
     assert temp_folders(out) == [] and (out / "index.html").exists()
@@ -114,9 +139,11 @@ def test_a_second_build_of_the_folder_fails_at_once_naming_the_first(tmp_path):
     content = write_content(tmp_path / "content")
     out = tmp_path / "site"
     with build_lock(out):
-        started = time.monotonic()
-        result = distill_local(content, out, tmp_path / "db.sqlite3")
-        assert time.monotonic() - started < 30
+        try:
+            result = distill_local(content, out, tmp_path / "db.sqlite3", timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the second build waited for the lock the test holds instead of failing")
+        # It has exited while the test still holds the lock: it did not wait for it.
     assert result.returncode == 1
     assert f"{out} is being built by PID {os.getpid()} on " in result.stderr
     assert "wait for it, or pass --wait" in result.stderr
@@ -131,13 +158,18 @@ def test_two_builds_at_once_with_wait_both_succeed(tmp_path):
     with build_lock(out):
         builds = [start_build(content, out, db, "--wait") for _ in range(2)]
         errors = [[] for _ in builds]  # each build's stderr lines, read as they come
+        waiting = [threading.Event() for _ in builds]  # the "waiting for PID" line, or the end
         readers = [
-            threading.Thread(target=lines.extend, args=(build.stderr,), daemon=True)
-            for build, lines in zip(builds, errors, strict=True)
+            threading.Thread(
+                target=read_lines, args=(build.stderr, lines, "waiting for PID", event), daemon=True
+            )
+            for build, lines, event in zip(builds, errors, waiting, strict=True)
         ]
         for reader in readers:
             reader.start()
-        wait_for(lambda: all(any("waiting for PID" in line for line in lines) for lines in errors), 120)
+        for event, lines in zip(waiting, errors, strict=True):
+            assert event.wait(timeout=120), "neither waiting nor exited"  # a hang guard
+            assert any("waiting for PID" in line for line in lines), lines
     for build, reader in zip(builds, readers, strict=True):
         build.wait(timeout=300)
         reader.join(timeout=10)
