@@ -52,7 +52,7 @@ JINJA2_CACHE_DIR = Path(os.environ.get("JINJA2_CACHE_DIR") or BASE_DIR / ".cache
 # they stay off every list and machine surface, and the build ignores this setting.
 SHOW_DRAFTS = env_bool("SHOW_DRAFTS")
 
-# The largest content file the importer accepts (bytes; README, "Limits"): a bigger one is a
+# The largest content file the importer accepts (bytes; docs/content-format.md, "Limits"): a bigger one is a
 # named error, so every accepted file is rendered within a time bound linear in its size.
 CONTENT_MAX_FILE_BYTES = int(os.environ.get("CONTENT_MAX_FILE_BYTES") or 1_000_000)
 # The largest media file (an image under content/media/): it is read whole to hash and measure it.
@@ -236,7 +236,7 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT") or 10)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
-# The contact route (README, "Contact service").
+# The contact route (docs/contact.md).
 # Who is told about a new message; empty: messages are only stored (and visible in the admin).
 CONTACT_NOTIFY_EMAIL = os.environ.get("CONTACT_NOTIFY_EMAIL", "").strip()
 # Origins whose pages may post the form. Empty: the origin of SITE_URL (or site.yaml's url), plus

@@ -261,7 +261,7 @@ def run_migrate(env):
 
 @contextmanager
 def gunicorn(env, log_dir, workers=1, args=()):
-    """`gunicorn portfolio.wsgi` as the README runs it (plus `args`), on a free loopback port;
+    """`gunicorn portfolio.wsgi` as docs/contact.md runs it (plus `args`), on a free loopback port;
     yields the port. Its output goes to gunicorn-<port>.log in log_dir."""
     with gunicorn_process(env, log_dir, workers, args) as (port, _):
         yield port

@@ -65,7 +65,7 @@ def background(request):
 
 
 def start_nginx(site, background, tmp_path):
-    """Serve `site` with deploy/nginx.conf (the README's config) on a free port; its base URL."""
+    """Serve `site` with deploy/nginx.conf (docs/hosting.md links it) on a free port; its base URL."""
     port = free_port()
     server = (settings.BASE_DIR / "deploy" / "nginx.conf").read_text()
     server = server.replace("listen 8080;", f"listen 127.0.0.1:{port};").replace(
