@@ -7,7 +7,7 @@ from django.http import Http404
 from django.views import View
 from django.views.static import serve as serve_file
 
-from portfolio.content.media import FOLDER, VARIANTS_FOLDER, variant_files
+from portfolio.content.media import FOLDER, VARIANTS_FOLDER, published_variant, variant_files
 from portfolio.content.models import MediaFile
 
 VARIANTS_PREFIX = VARIANTS_FOLDER + "/"
@@ -15,21 +15,19 @@ VARIANTS_PREFIX = VARIANTS_FOLDER + "/"
 
 class MediaView(View):
     def get(self, request, path):
-        # Only what `path` needs: listing the variants costs a query and a hash per image.
-        variants = variant_files() if path.startswith(VARIANTS_PREFIX) else {}
-        published = MediaFile.objects.filter(path=path).values_list("path", flat=True)  # lazy
-        found = self.source(path, variants, published)
+        found = self.source(path)
         if found is None:
             raise Http404("No such media file")
         return serve_file(request, found.name, document_root=found.parent)
 
     @staticmethod
-    def source(path, variants, published):
-        """The file served at /media/<path>, or None. `variants`: variant_files(); `published`:
-        the paths the importer published (any container: only read for a path not a variant)."""
+    def source(path):
+        """The file served at /media/<path>, or None: a published file, or a variant of one."""
         if path.startswith(VARIANTS_PREFIX):
-            return variants.get(path[len(VARIANTS_PREFIX) :])
-        return settings.CONTENT_DIR / FOLDER / path if path in published else None
+            return published_variant(path[len(VARIANTS_PREFIX) :])
+        if MediaFile.objects.filter(path=path).exists():
+            return settings.CONTENT_DIR / FOLDER / path
+        return None
 
 
 def published_media():

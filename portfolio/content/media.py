@@ -64,10 +64,16 @@ class Media:
     def is_raster(self):
         return Path(self.path).suffix.lower() in RASTER
 
+    @property
+    def variant_key(self):
+        """What names its variants: its bytes and how they are resized ("" without variants)."""
+        if not self.variants:
+            return ""
+        return hashlib.sha256(f"{VARIANT_VERSION}:{self.content_hash}".encode()).hexdigest()[:20]
+
     def variant_names(self):
         """{width: file name} of the variants, in the cache and under /media/_v/."""
-        key = hashlib.sha256(f"{VARIANT_VERSION}:{self.content_hash}".encode()).hexdigest()[:20]
-        return {width: f"{key}-{width}.webp" for width in self.variants}
+        return {width: variant_name(self.variant_key, width) for width in self.variants}
 
     @property
     def srcset(self):
@@ -225,10 +231,12 @@ class MediaSync:
         self.content_dir = Path(content_dir)
         self.files, self.errors = discover(self.content_dir)
         stored = {row[0]: row for row in MediaFile.objects.values_list(
-            "path", "content_hash", "source_mtime_ns", "source_size", "width", "height", "variants"
+            "path", "content_hash", "source_mtime_ns", "source_size", "width", "height", "variants",
+            "variant_key",
         )}  # fmt: skip
         self.index = {}  # {path: Media} of every published file
         self.rows, self.touched = [], []
+        self.rekeyed = []  # unchanged images whose variants are now named otherwise (VARIANT_VERSION)
         for path, absolute in self.files.items():
             try:
                 stat = os.stat(absolute)
@@ -239,7 +247,7 @@ class MediaSync:
                 continue
             known = stored.get(path)
             if known and not full and known[2:4] == (stat.st_mtime_ns, stat.st_size):
-                self.index[path] = Media(path, known[1], known[4], known[5], tuple(known[6]))
+                self.keep(Media(path, known[1], known[4], known[5], tuple(known[6])), known[7])
                 continue
             try:
                 raw, _ = read(
@@ -250,7 +258,7 @@ class MediaSync:
                 continue
             content_hash = hashlib.sha256(raw).hexdigest()
             if known and known[1] == content_hash:
-                self.index[path] = Media(path, known[1], known[4], known[5], tuple(known[6]))
+                self.keep(Media(path, known[1], known[4], known[5], tuple(known[6])), known[7])
                 self.touched.append((path, stat))
                 continue
             try:
@@ -263,14 +271,21 @@ class MediaSync:
             self.rows.append(MediaFile(
                 path=path, source_path=f"{FOLDER}/{path}", content_hash=content_hash,
                 source_mtime_ns=stat.st_mtime_ns, source_size=stat.st_size,
-                width=width, height=height, variants=list(media.variants),
+                width=width, height=height, variants=list(media.variants), variant_key=media.variant_key,
             ))  # fmt: skip
         # Files whose bytes changed or that are gone: whatever references them is resolved again.
         self.deleted = [path for path in stored if path not in self.files]
         self.changed = {row.path for row in self.rows if row.path in stored} | set(self.deleted)
 
+    def keep(self, media, stored_key):
+        self.index[media.path] = media
+        if media.variant_key != stored_key:
+            self.rekeyed.append(media)
+
     def write(self):
         """Store what changed (the caller holds the transaction)."""
+        for media in self.rekeyed:
+            MediaFile.objects.filter(path=media.path).update(variant_key=media.variant_key)
         gone = self.deleted + [row.path for row in self.rows]
         for start in range(0, len(gone), 500):
             MediaFile.objects.filter(path__in=gone[start : start + 500]).delete()
@@ -341,6 +356,21 @@ def resized_chain(image, wanted):
         height = max(1, round(image.height * width / image.width))
         current = current.resize((width, height), Image.Resampling.LANCZOS)
         yield width, current
+
+
+def variant_name(key, width):
+    return f"{key}-{width}.webp"
+
+
+def published_variant(name):
+    """The cache file of the variant named `name` if a published image has it, else None: one
+    indexed query, for the view that serves /media/_v/<name>."""
+    key, _, rest = name.partition("-")
+    width = rest.removesuffix(".webp")
+    if not width.isdigit() or variant_name(key, int(width)) != name:
+        return None
+    widths = MediaFile.objects.filter(variant_key=key).values_list("variants", flat=True).first()
+    return Path(settings.MEDIA_CACHE_DIR) / name if widths and int(width) in widths else None
 
 
 def variant_files():

@@ -280,6 +280,9 @@ class MediaFile(Imported):
     width = models.PositiveIntegerField(null=True, blank=True)
     height = models.PositiveIntegerField(null=True, blank=True)
     variants = models.JSONField(default=list, blank=True)
+    # What names its variants (media.Media.variant_key): /media/_v/<key>-<width>.webp finds its
+    # image with one indexed query.
+    variant_key = models.CharField(max_length=20, blank=True, db_index=True, editable=False)
 
     class Meta:
         ordering = ["path"]

@@ -204,6 +204,13 @@ def test_variants_are_made_once_and_cached(media_site, settings, tmp_path):
     (cache / sorted(made)[0]).unlink()  # a lost cache file is made again
     import_content(media_site, workers=1)
     assert sorted(path.name for path in cache.iterdir()) == sorted(made)
+    # Each image row names its variants' key, which the view finds them by; a key made by other
+    # code (another VARIANT_VERSION) is named again by the next import, the files unchanged.
+    keys = dict(MediaFile.objects.values_list("path", "variant_key"))
+    assert {name.split("-")[0] for name in made} == {key for key in keys.values() if key}
+    MediaFile.objects.update(variant_key="stale")
+    import_content(media_site, workers=1)
+    assert dict(MediaFile.objects.values_list("path", "variant_key")) == keys
 
 
 def psnr(image, reference):

@@ -2,8 +2,10 @@
 
 import json
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from .conftest import body_of
 
@@ -87,10 +89,19 @@ def test_media_is_served_and_nothing_else(media_site, client):
     srcset = re.search(r'srcset="([^"]*)"', body_of(client.get("/projects/alpha-one")))[1]
     variant = srcset.split(",")[0].split()[0]
     assert client.get(variant).status_code == 200 and client.get(variant)["Content-Type"] == "image/webp"
+    # A variant in the cache that no published image has (an older version of an image, another
+    # width of this one) is not served.
+    key, width = variant.removeprefix("/media/_v/").removesuffix(".webp").split("-")
+    cache = Path(settings.MEDIA_CACHE_DIR)
+    (cache / f"{'0' * 20}-{width}.webp").write_bytes(b"stale")
+    (cache / f"{key}-7.webp").write_bytes(b"not a width of it")
     for path in (
         "/media/.hidden-notes.txt",
         "/media/nope.png",
         "/media/_v/nope-480.webp",
+        f"/media/_v/{'0' * 20}-{width}.webp",
+        f"/media/_v/{key}-7.webp",
+        f"/media/_v/{key}-0{width}.webp",
         "/media/../site.yaml",
     ):
         assert client.get(path).status_code == 404, path
