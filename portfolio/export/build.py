@@ -112,12 +112,14 @@ def build(out_dir, *, full=False, force=False, workers=None, wait=False, stderr=
 
 
 def is_up_to_date(state):
-    """Did the previous build have these same inputs, and is every file it wrote as it left it?"""
+    """Did the previous build have these same inputs, and is every file it wrote as it left it?
+    Which files are not is kept for the plan."""
     previous = state.previous
-    if not previous or not state.inputs or previous.get("inputs") != state.inputs:
+    if not previous:
         return False
     recorded = {**previous["files"], **{path: [None, *stat] for path, stat in previous["host_files"].items()}}
-    return not manifest.altered(state.out_dir, recorded)
+    state.altered = manifest.altered(state.out_dir, recorded)
+    return bool(state.inputs) and previous.get("inputs") == state.inputs and not state.altered
 
 
 @contextmanager

@@ -223,11 +223,10 @@ def plan(build):
         "_redirects": hosts.redirects_file(redirect_rules()),
     }
     previous = build.previous.get("files", {})
-    altered = manifest.altered(build.out_dir, previous) if previous else set()
     build.carried, build.to_render = [], []
     for target in build.targets:
         entry = previous.get(target.path)
-        if entry and entry[0] == build.keys[target.path] and target.path not in altered:
+        if entry and entry[0] == build.keys[target.path] and target.path not in build.altered:
             build.carried.append(target)
         else:
             build.to_render.append(target)

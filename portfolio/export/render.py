@@ -29,8 +29,10 @@ from portfolio.workers import map_chunks
 from .plan import is_global
 from .state import BuildFailed
 
-# Fewer files than this render in the build's own process: forking the workers costs more.
+# From this many files, or this many bytes of them in the previous build, the render goes to the
+# worker pool.
 SMALL = 50
+LARGE = 2_000_000
 # Detail files go to the workers in chunks of at most this many.
 CHUNK = 200
 
@@ -120,8 +122,11 @@ def render(build):
     chunks += [details[i : i + size] for i in range(0, len(details), size)]
     progress = build.progress("rendering", len(targets))
     done = 0
+    # An edit renders here (forking the workers costs more than a few pages), unless what it
+    # renders was large last time (the lists, llms-full.txt: megabytes at 10,000 articles).
+    parallel = len(targets) >= SMALL or sum(sizes.get(t.path, 0) for t in targets) >= LARGE
     try:
-        for results in map_chunks(render_chunk, chunks, build.workers, parallel=len(targets) >= SMALL):
+        for results in map_chunks(render_chunk, chunks, build.workers, parallel=parallel):
             for path, stat, new in results:
                 record(build, path, (stat, new))
             done += len(results)
@@ -178,15 +183,25 @@ def place(body, path, stage, previous, in_place):
         except OSError:
             pass
     destination = os.path.join(stage, path)
-    os.makedirs(os.path.dirname(destination), exist_ok=True)
+    make_folder_of(destination)
     with open(destination, "wb") as handle:
         handle.write(body)
     stat = os.stat(destination)
     return [stat.st_size, stat.st_mtime_ns], True
 
 
+_folders = set()  # the folders this process has made
+
+
+def make_folder_of(path):
+    folder = os.path.dirname(path)
+    if folder not in _folders:
+        os.makedirs(folder, exist_ok=True)
+        _folders.add(folder)
+
+
 def link_or_copy(source, destination):
-    os.makedirs(os.path.dirname(destination), exist_ok=True)
+    make_folder_of(destination)
     try:
         os.link(source, destination)
     except OSError:  # another file system, or no hard links there

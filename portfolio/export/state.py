@@ -30,11 +30,12 @@ class Build:
     stderr: TextIO = sys.stderr
     phases: "Phases" = field(default_factory=lambda: Phases())
 
-    # Before the steps: the previous build's manifest, and the fingerprint of the inputs now,
-    # with the content files' stats taken for it (the importer's).
+    # Before the steps: the previous build's manifest, the fingerprint of the inputs now with the
+    # content files' stats taken for it (the importer's), and which of its files were changed.
     previous: dict = field(default_factory=dict)
     inputs: str | None = None
     content_stats: dict = field(default_factory=dict)
+    altered: set = field(default_factory=set)  # the previous build's files not as it left them
 
     # plan.py: every target, the dependency key of each file, which to render.
     targets: list = field(default_factory=list)

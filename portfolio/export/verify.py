@@ -17,7 +17,6 @@ unless the drafts or the address changed since: then its bytes are searched for 
 
 import html
 import json
-import os
 import re
 from urllib.parse import unquote, urlsplit
 from xml.parsers import expat
@@ -249,7 +248,8 @@ class Verifier:
 
     def check_agent_surfaces(self, read, rendered):
         """`rendered`: the paths this build rendered (a carried file was checked when it was made,
-        and so was the JSON file it depends on, under the same key)."""
+        and so was the JSON file it depends on, under the same key). The twins rendered are
+        compared with their documents with the per-file checks (check_twins)."""
         problems = [
             f"articles/{slug}.md: a markdown twin for draft articles/{slug}.md"
             for slug, _ in self.drafts
@@ -259,7 +259,6 @@ class Verifier:
         documents = {f"{m['kind']}/{m['slug']}.md" for m in map(ITEM_JSON.fullmatch, self.files) if m}
         for path in sorted(twins ^ documents)[:10]:
             problems.append(f"{path}: {'no API document for this twin' if path in twins else 'no twin'}")
-        problems += self.check_twins(read, sorted(path for path in rendered if TWIN.fullmatch(path)))
         if "llms-full.txt" in rendered:
             problems += self.check_llms_full(read)
         if ".well-known/api-catalog" in rendered:
@@ -317,13 +316,11 @@ def verify(build):
     verifier = Verifier(build.base_url, build.files, json.loads(build.read("openapi.json")), build.drafts)
     previous = build.previous
     # Per file, on what this build rendered (the rest passed these checks when it was made).
-    located = [
-        (path, build.folder_of(path)) for path in sorted(build.rendered) if path not in build.host_files
-    ]
-    chunks = [located[i : i + CHUNK] for i in range(0, len(located), CHUNK)]
-    _job["verifier"] = verifier
+    rendered = sorted(set(build.rendered) - set(build.host_files))
+    chunks = [rendered[i : i + CHUNK] for i in range(0, len(rendered), CHUNK)]
+    _job.update(verifier=verifier, read=build.read)
     try:
-        results = map_chunks(check_chunk, chunks, build.workers, parallel=len(located) >= PARALLEL)
+        results = map_chunks(check_chunk, chunks, build.workers, parallel=len(rendered) >= PARALLEL)
         problems = [problem for chunk in results for problem in chunk]
     finally:
         _job.clear()
@@ -343,14 +340,14 @@ def verify(build):
 # From this many files the per-file checks run on the worker pool; chunks of this many each.
 PARALLEL = 200
 CHUNK = 200
-# The verifier of the running build, set before the workers fork (it holds compiled schemas,
-# which cannot be sent to them).
+# The verifier and the reader of the running build, set before the workers fork (the verifier
+# holds compiled schemas, which cannot be sent to them).
 _job = {}
 
 
-def check_chunk(located):
+def check_chunk(paths):
+    verifier, read = _job["verifier"], _job["read"]
     problems = []
-    for path, folder in located:
-        with open(os.path.join(folder, path), "rb") as handle:
-            problems += _job["verifier"].check_file(path, handle.read())
-    return problems
+    for path in paths:
+        problems += verifier.check_file(path, read(path))
+    return problems + verifier.check_twins(read, [path for path in paths if TWIN.fullmatch(path)])
