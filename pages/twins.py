@@ -19,7 +19,8 @@ rewrite each twin from the built JSON file and compare (portfolio/export/verify.
 
 import heapq
 
-from django.http import HttpResponse, StreamingHttpResponse
+from django.conf import settings
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.views import View
 from django.views.generic.detail import SingleObjectMixin
@@ -99,38 +100,88 @@ class ArticleTwin(Twin):
     markdown = staticmethod(article_markdown)
 
 
-def twins(view_class):
-    """(date, twin) of every item of `view_class`, newest first, serialized in runs."""
-    run = []
-    for item in view_class.queryset.iterator(chunk_size=RUN):
-        run.append(item)
-        if len(run) == RUN:
-            yield from ((doc["date"], view_class.markdown(doc)) for doc in view_class.documents(run))
-            run = []
-    yield from ((doc["date"], view_class.markdown(doc)) for doc in view_class.documents(run))
-
-
 def newest_first(projects, articles):
     """Merge two (date, x) streams, each newest first, into one: projects before articles on the
-    same day. The one order of llms-full.txt, whether its twins are rendered or read."""
+    same day. The one order of llms-full.txt and its parts."""
     return heapq.merge(projects, articles, key=lambda pair: pair[0], reverse=True)
 
 
-class LlmsFull(View):
-    """/llms-full.txt: the site's summary (as in llms.txt), then every twin, newest first. At
-    10,000 articles the file is tens of megabytes: it is streamed a run of items at a time, and
-    never held as text besides its bytes."""
+# What a twin holds beyond its content file's bytes, besides its two addresses: its title line
+# and the names of its facts. An estimate: the parts are cut by the files' sizes, known before
+# any twin is made.
+TWIN_OVERHEAD = 300
 
-    def get(self, request):
-        merged = newest_first(twins(ProjectTwin), twins(ArticleTwin))
+
+def llms_full_parts():
+    """The parts of llms-full.txt: lists of (kind, slug), newest first across the parts, each
+    about settings.LLMS_FULL_PART_BYTES at most by its items' file sizes (an item larger than
+    that is a part alone); one part when everything fits. Every published item is in one part."""
+    base = len(Site.load().base_url)
+    streams = [
+        [
+            (str(date), (kind, slug, size))
+            for slug, date, size in view.queryset.values_list("slug", "date", "source_size")
+        ]
+        for kind, view in (("projects", ProjectTwin), ("articles", ArticleTwin))
+    ]
+    parts, current, used = [], [], 0
+    for _date, (kind, slug, size) in newest_first(*streams):
+        estimate = size + 2 * base + TWIN_OVERHEAD
+        if current and used + estimate > settings.LLMS_FULL_PART_BYTES:
+            parts.append(current)
+            current, used = [], 0
+        current.append((kind, slug))
+        used += estimate
+    return [*parts, current]
+
+
+def later_parts():
+    """The numbers of the parts after the first (django-distill's distill_func)."""
+    yield from (str(number) for number in range(2, len(llms_full_parts()) + 1))
+
+
+def twins_of(items):
+    """The twin of each (kind, slug) of `items`, in that order, serialized in runs."""
+    views = {"projects": ProjectTwin, "articles": ArticleTwin}
+    for start in range(0, len(items), RUN):
+        run = items[start : start + RUN]
+        made = {}
+        for kind, view in views.items():
+            rows = view.queryset.in_bulk([slug for k, slug in run if k == kind])
+            documents = view.documents(list(rows.values()))
+            made.update(((kind, doc["slug"]), view.markdown(doc)) for doc in documents)
+        yield from (made[item] for item in run)
+
+
+class LlmsFull(View):
+    """/llms-full.txt: the site's summary (as in llms.txt), then every twin, newest first. A large
+    site's is in parts of about LLMS_FULL_PART_BYTES each (llms_full_parts()): the first at
+    /llms-full.txt names them all, the others are /llms-full-<n>.txt. A part is streamed a run
+    of items at a time."""
+
+    def get(self, request, part=None):
+        parts = llms_full_parts()
+        number = part or 1
+        if part == 1 or number > len(parts):
+            raise Http404("No such part")
+        head = self.summary(request, parts) if number == 1 else self.part_head(request, number, parts)
 
         def chunks():
-            yield self.summary(request)
-            for _date, twin in merged:
+            yield head
+            for twin in twins_of(parts[number - 1]):
                 yield SEPARATOR + twin.encode()
 
         return StreamingHttpResponse(chunks(), content_type=TEXT)
 
     @staticmethod
-    def summary(request):
-        return render_to_string("pages/llms_summary.txt", request=request).encode()
+    def part_head(request, number, parts):
+        context = {"number": number, "count": len(parts)}
+        return render_to_string("pages/llms_full_part.txt", context, request=request).encode()
+
+    @staticmethod
+    def summary(request, parts):
+        text = render_to_string("pages/llms_summary.txt", request=request)
+        if len(parts) > 1:
+            context = {"count": len(parts), "part_bytes": f"{settings.LLMS_FULL_PART_BYTES:,}"}
+            text += render_to_string("pages/llms_full_parts.txt", context, request=request)
+        return text.encode()

@@ -56,6 +56,14 @@ urlpatterns = [
     ),
     distill_path("llms.txt", views.LlmsTxtView.as_view(), name="llms-txt", distill_file="llms.txt"),
     distill_path("llms-full.txt", twins.LlmsFull.as_view(), name="llms-full", distill_file="llms-full.txt"),
+    # The parts after the first of a large site's full text (pages/twins.py, llms_full_parts).
+    distill_path(
+        "llms-full-<int:part>.txt",
+        twins.LlmsFull.as_view(),
+        name="llms-full-part",
+        distill_func=twins.later_parts,
+        distill_file="llms-full-{}.txt",
+    ),
     distill_path(
         "robots.txt",
         TemplateView.as_view(template_name="pages/robots.txt", content_type=text_plain),

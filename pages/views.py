@@ -11,6 +11,7 @@ from django.views.generic import DetailView, TemplateView
 from portfolio.content.models import Article, Project, Site, Stack
 
 from .assets import url as static
+from .twins import llms_full_parts
 
 # Lists load only what they show: never the bodies (issue 7: thousands of articles).
 PROJECT_CARD = ("slug", "title", "tagline", "status", "stack", "featured", "date", "image")
@@ -154,5 +155,6 @@ class LlmsTxtView(TemplateView):
         return super().get_context_data(
             projects=Project.objects.only("slug", "title", "tagline"),
             articles=Article.objects.published().only("slug", "title", "description"),
+            llms_full_parts=len(llms_full_parts()),
             **kwargs,
         )

@@ -55,6 +55,9 @@ SHOW_DRAFTS = env_bool("SHOW_DRAFTS")
 # The largest content file the importer accepts (bytes; docs/content-format.md, "Limits"): a bigger one is a
 # named error, so every accepted file is rendered within a time bound linear in its size.
 CONTENT_MAX_FILE_BYTES = int(os.environ.get("CONTENT_MAX_FILE_BYTES") or 1_000_000)
+# llms-full.txt is cut into parts of about this many bytes (docs/pages-and-api.md): an agent
+# reads a part whole, so a part should fit a model's context window (1 MB is about 250,000 tokens).
+LLMS_FULL_PART_BYTES = int(os.environ.get("LLMS_FULL_PART_BYTES") or 1_000_000)
 # The largest media file (an image under content/media/): it is read whole to hash and measure it.
 MEDIA_MAX_FILE_BYTES = int(os.environ.get("MEDIA_MAX_FILE_BYTES") or 25_000_000)
 

@@ -100,7 +100,7 @@ def header_rules():
         ("/openapi.json", [ANYONE, REVALIDATE]),
         ("/.well-known/api-catalog", [CATALOG_TYPE, ANYONE, REVALIDATE]),
         ("/llms.txt", TEXT),
-        ("/llms-full.txt", TEXT),
+        ("/llms-full*", TEXT),  # llms-full.txt and its parts, llms-full-<n>.txt
         ("/feed.xml", ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]),
         (STATIC, [IMMUTABLE]),
     ]

@@ -3,8 +3,8 @@
 django-distill is the one registry of URLs (`distill_path` in each app's urls.py: the route, its
 parameters and its file name); this module asks it for them. It adds a dependency key to each: a
 detail page, markdown twin or JSON file depends on its own item, static assets on the code, a
-media file on its bytes (a variant's name holds its source's hash), llms-full.txt on every item
-including its body, the pages in SHOWS on the part of the site they show, everything else (home,
+media file on its bytes (a variant's name holds its source's hash), each part of llms-full.txt on
+its items, bodies included, the pages in SHOWS on the part of the site they show, everything else (home,
 llms.txt, the feed, the API index...) on what the lists show of the whole published set. A file
 whose key is the previous build's, and which is still as that build left it, is carried over
 instead of rendered again: the plan says which.
@@ -23,6 +23,7 @@ from django_distill.request import generate_filename, get_uri_values
 from django_distill.urls import get_distilled_urls
 
 from contact.hosting import redirect_rules
+from pages.twins import llms_full_parts
 from portfolio.content import importer
 from portfolio.content.models import Article, MediaFile, Project, Site, Stack
 from portfolio.reversing import slug_reverser
@@ -32,8 +33,8 @@ from .state import BuildFailed
 
 # A detail URL (page, markdown twin or JSON) of one item: it shows that item and the site identity only.
 ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json|\.md)?$")
-# Global files that hold every item's body too, not only what the lists show.
-EVERY_BODY = {"/llms-full.txt"}
+# The parts of the full text (pages.twins.llms_full_parts): each holds its items' bodies.
+LLMS_FULL = re.compile(r"^/llms-full(?:-(?P<part>\d+))?\.txt$")
 # Global files that show less than every list, by what they show besides the site's identity
 # (site.yaml, which every page's header and footer show): an edit elsewhere leaves them be. A
 # file here that shows more would go stale; tests/export/test_build.py builds every kind of edit
@@ -96,19 +97,19 @@ def target_row(pattern, reverse_one, name, params):
         depends = "static"
     elif uri.startswith("/media/"):
         depends = "media:" + path.removeprefix("media/")
-    elif uri in EVERY_BODY:
-        depends = "bodies"
+    elif LLMS_FULL.match(uri):
+        depends = f"llms-full:{LLMS_FULL.match(uri)['part'] or 1}"
     else:
         depends = SHOWS.get(uri, "global")
     return uri, path, depends
 
 
-GLOBAL = {"global", "bodies", *SHOWS.values()}
+GLOBAL = {"global", *SHOWS.values()}
 
 
 def is_global(target):
     """Does `target` show more than one item (a list, an index, the site's identity)?"""
-    return target.depends in GLOBAL
+    return target.depends in GLOBAL or target.depends.startswith("llms-full:")
 
 
 def hash_of(*parts):
@@ -169,7 +170,15 @@ class Keys:
         # As text once: each hash would make it again from 10,000 rows (25 ms each time).
         listed_projects = str([row[:-1] for row in projects])
         listed_articles = str([row[:-1] for row in articles])
-        self.all = hash_of(self.site, stack, listed_projects, listed_articles)
+        # llms.txt lists the parts of the full text, and each part holds its items' whole files.
+        parts = llms_full_parts()
+        self.all = hash_of(self.site, stack, listed_projects, listed_articles, len(parts))
+        hashes = {("projects", row[p_slug]): row[-1] for row in projects}
+        hashes.update((("articles", row[a_slug]), row[-1]) for row in articles)
+        for number, items in enumerate(parts, 1):
+            shown = [(*item, hashes[item]) for item in items]
+            budget = settings.LLMS_FULL_PART_BYTES  # part 1 names it
+            self.memo[f"llms-full:{number}"] = hash_of(self.site, number, len(parts), budget, shown)
         self.shows = {
             "site": self.site,
             "projects": hash_of(self.site, "projects", listed_projects),
@@ -178,12 +187,6 @@ class Keys:
             "project-dates": hash_of(self.site, [(row[p_slug], row[p_date]) for row in projects]),
             "article-dates": hash_of(self.site, [(row[a_slug], row[a_date]) for row in articles]),
         }
-        # Every body: what the lists show, and each item's content hash.
-        self.bodies = hash_of(
-            self.all,
-            "\n".join(f"{row[p_slug]} {row[-1]}" for row in projects),
-            "\n".join(f"{row[a_slug]} {row[-1]}" for row in articles),
-        )
 
     def __call__(self, target):
         """The key of `target`; the files with the same dependency share one."""
@@ -197,8 +200,6 @@ class Keys:
             return self.all
         if target.depends in self.shows:
             return self.shows[target.depends]
-        if target.depends == "bodies":
-            return self.bodies
         if target.depends == "static":
             return self.code
         kind, path = target.depends.split(":", 1)

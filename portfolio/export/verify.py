@@ -50,6 +50,7 @@ MEDIA_ATTRIBUTE = re.compile(r'(?:(?:src|href|content)=|"image":\s*)\Z')
 SRCSET = re.compile(r'srcset="(?P<set>[^"]*)"')
 ITEM_JSON = re.compile(r"api/v1/(?P<kind>projects|articles)/(?P<slug>[^/]+)\.json")
 TWIN = re.compile(r"(?P<kind>projects|articles)/(?P<slug>[^/]+)\.md")
+LLMS_FULL_PART = re.compile(r"llms-full-(\d+)\.txt")
 TWIN_MARKDOWN = {"projects": project_markdown, "articles": article_markdown}
 
 # llms.txt (llmstxt.org): an H1, a `> ` summary, free text, then `## ` sections of link items.
@@ -259,7 +260,7 @@ class Verifier:
         documents = {f"{m['kind']}/{m['slug']}.md" for m in map(ITEM_JSON.fullmatch, self.files) if m}
         for path in sorted(twins ^ documents)[:10]:
             problems.append(f"{path}: {'no API document for this twin' if path in twins else 'no twin'}")
-        if "llms-full.txt" in rendered:
+        if set(self.llms_full_parts()) & set(rendered):
             problems += self.check_llms_full(read)
         if ".well-known/api-catalog" in rendered:
             problems += self.check_catalog(read(".well-known/api-catalog"))
@@ -276,17 +277,28 @@ class Verifier:
         return problems
 
     def check_llms_full(self, read):
-        """llms-full.txt is llms.txt's summary, then every published item's twin, newest first
-        (projects before articles on the same day), each once: the twins as built (checked
-        against their documents above), in the order of the built lists."""
+        """The parts of llms-full.txt hold every published item's twin, newest first across the
+        parts, each once (the twins as built, checked against their documents), each part at
+        least one, after its head: the summary in the first, a title line in the others."""
         dated = []
         for kind in ("projects", "articles"):
             items = json.loads(read(f"api/v1/{kind}.json"))[kind]
             dated.append([(item["date"], f"{kind}/{item['slug']}.md") for item in items])
+        held = []
+        for path in self.llms_full_parts():
+            body = read(path)
+            start = body.find(SEPARATOR)
+            if start < 0 and len(self.llms_full_parts()) > 1:
+                return [f"{path}: holds no item"]
+            held.append(body[start:] if start >= 0 else b"")
         twins = b"".join(SEPARATOR + read(path) for _date, path in newest_first(*dated))
-        if not read("llms-full.txt").endswith(twins):
-            return ["llms-full.txt: is not every published item's twin, newest first, each once"]
+        if b"".join(held) != twins:
+            return ["llms-full.txt: its parts are not every published item's twin, newest first, each once"]
         return []
+
+    def llms_full_parts(self):
+        parts = (LLMS_FULL_PART.fullmatch(path) for path in self.files)
+        return ["llms-full.txt", *(m.group() for m in sorted(filter(None, parts), key=lambda m: int(m[1])))]
 
     def check_catalog(self, body):
         try:

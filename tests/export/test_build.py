@@ -337,3 +337,44 @@ def test_an_edit_in_place_removes_what_the_site_no_longer_has_and_emptied_folder
     assert os.stat(out).st_ino == folder and result.carried > 0, "updated in place"
     assert not (out / "media/old").exists() and (out / "media/kept.svg").is_file()
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)
+
+
+def url_of(slug):
+    return f"https://portfolio.test/articles/{slug}"
+
+
+def test_a_large_full_text_is_in_parts_each_item_once_newest_first(site, content_dir, tmp_path, settings):
+    """Over LLMS_FULL_PART_BYTES, llms-full.txt is cut into parts linked from llms.txt: every
+    published item in exactly one part, newest first across them, no draft in any; an edit
+    renders only the part that holds the item."""
+    settings.LLMS_FULL_PART_BYTES = 1500
+    out = tmp_path / "site"
+    site()
+    files = tree(out)
+    names = ["llms-full.txt", *sorted((p for p in files if re.fullmatch(r"llms-full-\d+\.txt", p)),
+                                      key=lambda p: int(p[10:-4]))]  # fmt: skip
+    assert len(names) >= 3
+    llms = files["llms.txt"].decode()
+    for number, name in enumerate(names, 1):
+        assert f"- [Full text, part {number} of {len(names)}](https://portfolio.test/{name})" in llms
+    pages = [re.findall(r"^- Page: (\S+)$", files[name].decode(), re.M) for name in names]
+    assert all(pages), "no empty part"
+    listed = (
+        json.loads(files["api/v1/articles.json"])["articles"]
+        + json.loads(files["api/v1/projects.json"])["projects"]
+    )
+    newest_first = [item["url"] for item in sorted(listed, key=lambda item: item["date"], reverse=True)]
+    assert sorted(sum(pages, [])) == sorted(newest_first) and len(sum(pages, [])) == len(listed)
+    dates = {item["url"]: item["date"] for item in listed}
+    held = [dates[url] for url in sum(pages, [])]
+    assert held == sorted(held, reverse=True), "newest first across the parts"
+    assert not any(DRAFT_TITLE.encode() in files[name] for name in names)
+
+    apply(content_dir, EDITS[0][1])  # a new body for first-post
+    [holder] = [name for name, urls in zip(names, pages, strict=True) if url_of("first-post") in urls]
+    result = site()
+    changed = {path for path, data in tree(out).items() if files.get(path) != data}
+    item = {"api/v1/articles/first-post.json", "articles/first-post.html", "articles/first-post.md"}
+    assert changed == {*item, holder}, changed
+    assert result.rendered == 4
+    assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)

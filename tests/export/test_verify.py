@@ -168,7 +168,7 @@ def test_llms_full_must_be_the_summary_and_every_twin_newest_first_once(agent_si
     site, verifier = agent_site
     check = verifier(site).check_agent_surfaces
     assert check(site.__getitem__, ["llms-full.txt"]) == []
-    problem = ["llms-full.txt: is not every published item's twin, newest first, each once"]
+    problem = ["llms-full.txt: its parts are not every published item's twin, newest first, each once"]
     full = site["llms-full.txt"]
     separator = b"\n---\n\n"
     summary, *twins = full.split(separator)
@@ -180,6 +180,16 @@ def test_llms_full_must_be_the_summary_and_every_twin_newest_first_once(agent_si
     ):
         site["llms-full.txt"] = broken
         assert check(site.__getitem__, ["llms-full.txt"]) == problem
+    # In parts: the twins of all of them, in order, each part holding one at least.
+    site["llms-full.txt"] = separator.join([summary, *twins[:3]])
+    site["llms-full-2.txt"] = separator.join([b"# Part 2", *twins[3:]])
+    parts = verifier({**site}).check_agent_surfaces
+    assert parts(site.__getitem__, ["llms-full-2.txt"]) == []
+    site["llms-full-2.txt"] = separator.join([b"# Part 2", *twins[4:]])
+    assert parts(site.__getitem__, ["llms-full-2.txt"]) == problem
+    site["llms-full-2.txt"] = b"# Part 2, empty"
+    site["llms-full.txt"] = full
+    assert parts(site.__getitem__, ["llms-full.txt"]) == ["llms-full-2.txt: holds no item"]
 
 
 def test_every_catalog_link_must_resolve_on_the_site(agent_site):
