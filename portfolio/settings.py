@@ -61,6 +61,15 @@ LLMS_FULL_PART_BYTES = int(os.environ.get("LLMS_FULL_PART_BYTES") or 1_000_000)
 # The largest media file (an image under content/media/): it is read whole to hash and measure it.
 MEDIA_MAX_FILE_BYTES = int(os.environ.get("MEDIA_MAX_FILE_BYTES") or 25_000_000)
 
+# The static host's limits (docs/hosting.md, "Host limits"): a build whose output would break one
+# fails, naming it, and publishes nothing (portfolio/export/limits.py). The defaults are Cloudflare
+# Pages' free plan; its paid plans take HOST_MAX_FILES=100000.
+HOST_MAX_FILES = int(os.environ.get("HOST_MAX_FILES") or 20_000)
+HOST_MAX_FILE_BYTES = int(os.environ.get("HOST_MAX_FILE_BYTES") or 25 * 2**20)
+HOST_MAX_STATIC_REDIRECTS = int(os.environ.get("HOST_MAX_STATIC_REDIRECTS") or 2_000)
+HOST_MAX_DYNAMIC_REDIRECTS = int(os.environ.get("HOST_MAX_DYNAMIC_REDIRECTS") or 100)
+HOST_MAX_HEADER_RULES = int(os.environ.get("HOST_MAX_HEADER_RULES") or 100)
+
 INSTALLED_APPS = [
     "portfolio.content",
     "api",

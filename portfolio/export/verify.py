@@ -27,6 +27,7 @@ from portfolio.workers import map_chunks
 
 from . import plan
 from .hosts import served_file
+from .limits import host_limit_problems
 from .state import BuildFailed
 
 LIST_KEYS = {"api/v1/projects.json": "projects", "api/v1/articles.json": "articles"}
@@ -324,7 +325,9 @@ class Verifier:
 
 
 def verify(build):
-    """Check the new build's files; BuildFailed names every problem found."""
+    """Check the new build's files; BuildFailed names every problem found, the host's limits
+    the output would break first (limits.py)."""
+    limits = host_limit_problems(build)
     verifier = Verifier(build.base_url, build.files, json.loads(build.read("openapi.json")), build.drafts)
     previous = build.previous
     # Per file, on what this build rendered (the rest passed these checks when it was made).
@@ -345,8 +348,8 @@ def verify(build):
     same = not drafts_changed and build.files == set(previous.get("files", {})) | set(build.host_files)
     problems += verifier.check_site(build.read, build.written if same else None)
     problems += verifier.check_agent_surfaces(build.read, build.rendered)
-    if problems:
-        raise BuildFailed(problems)
+    if limits or problems:
+        raise BuildFailed(limits + problems)
 
 
 # From this many files the per-file checks run on the worker pool; chunks of this many each.

