@@ -61,9 +61,9 @@ class ListPage(View):
         }
 
     def get(self, request, page=None):
-        if page == 1:  # page 1 has one address, the list's own
+        if page is not None and page < 2:  # page 1 has one address, the list's own
             raise Http404("Page 1 is the list's own address")
-        return render(request, self.template_name, self.context(page or 1))
+        return render(request, self.template_name, self.context(1 if page is None else page))
 
 
 def list_paginator(items):
