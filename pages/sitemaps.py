@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 
 from pages.plain_text import xml_text
+from pages.views import later_article_pages, later_project_pages
 from portfolio.content.models import Article, Project, Site, Stack
 
 # The contact app owns the page; it is a human page all the same.
@@ -29,12 +30,19 @@ class PageSitemap(BaseUrlSitemap):
     """The pages that are not one item of a collection, each dated by what it shows."""
 
     def items(self):
-        return ["home", "projects", "articles", "stack", "developers", "contact"]
+        # Every page of the lists (pages/views.py): page 1 at the list's address, then the rest.
+        projects = [("projects-page", number) for number in later_project_pages()]
+        articles = [("articles-page", number) for number in later_article_pages()]
+        return ["home", "projects", *projects, "articles", *articles, "stack", "developers", "contact"]
 
     def location(self, name):
+        if isinstance(name, tuple):
+            return reverse(f"pages:{name[0]}", kwargs={"page": int(name[1])})
         return CONTACT_PATH if name == "contact" else reverse(f"pages:{name}")
 
     def lastmod(self, name):
+        if isinstance(name, tuple):
+            return self.lastmods[name[0].removesuffix("-page")]
         return self.lastmods[name]
 
     @cached_property

@@ -17,6 +17,15 @@ app_name = "pages"
 urlpatterns = [
     distill_path("", views.home, name="home", distill_file="index.html"),
     distill_path("projects", views.ProjectList.as_view(), name="projects", distill_file="projects.html"),
+    # The list's later pages (page 1 is /projects). A project may be called "page": its page is
+    # projects/page.html, these are in the folder projects/page/, and the two never meet.
+    distill_path(
+        "projects/page/<int:page>",
+        views.ProjectList.as_view(),
+        name="projects-page",
+        distill_func=views.later_project_pages,
+        distill_file="projects/page/{}.html",
+    ),
     distill_path(
         "projects/<slug:slug>",
         views.ProjectPage.as_view(),
@@ -40,6 +49,13 @@ urlpatterns = [
         distill_file="articles/{}.md",
     ),
     distill_path("articles", views.ArticleList.as_view(), name="articles", distill_file="articles.html"),
+    distill_path(
+        "articles/page/<int:page>",
+        views.ArticleList.as_view(),
+        name="articles-page",
+        distill_func=views.later_article_pages,
+        distill_file="articles/page/{}.html",
+    ),
     distill_path(
         "articles/<slug:slug>",
         views.ArticlePage.as_view(),

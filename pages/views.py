@@ -3,8 +3,10 @@ never rendered on request. Articles are read only through Article.objects.publis
 one article's page on an authoring server started with SHOW_DRAFTS=1."""
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.core.paginator import Paginator
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views import View
 from django.views.generic import DetailView, TemplateView
 
@@ -30,18 +32,55 @@ def home(request):
 
 
 class ListPage(View):
-    """A page of every project or every published article, newest first."""
+    """A page of the projects or of the published articles, newest first: settings.LIST_PAGE_SIZE
+    items each. Page 1 is the list's own address (`name`), the later ones `<name>-page`; page 1
+    under the later pages' route, and pages past the last, are not found."""
 
     template_name = name = json_twin = None
 
     def items(self):
         raise NotImplementedError
 
-    def context(self):
-        return {self.name: self.items(), "json_twin": self.json_twin}
+    def page_url(self, number):
+        if number == 1:
+            return reverse(f"pages:{self.name}")
+        return reverse(f"pages:{self.name}-page", kwargs={"page": number})
 
-    def get(self, request):
-        return render(request, self.template_name, self.context())
+    def context(self, number):
+        paginator = list_paginator(self.items())
+        if number < 1 or number > paginator.num_pages:
+            raise Http404("No such page")
+        page = paginator.page(number)
+        return {
+            self.name: page.object_list,
+            "page_number": number,
+            "page_count": paginator.num_pages,
+            "prev_url": self.page_url(number - 1) if page.has_previous() else None,
+            "next_url": self.page_url(number + 1) if page.has_next() else None,
+            "json_twin": self.json_twin,
+        }
+
+    def get(self, request, page=None):
+        if page is not None and page < 2:  # page 1 has one address, the list's own
+            raise Http404("Page 1 is the list's own address")
+        return render(request, self.template_name, self.context(1 if page is None else page))
+
+
+def list_paginator(items):
+    return Paginator(items, settings.LIST_PAGE_SIZE)
+
+
+def later_pages(items):
+    """The numbers of a list's pages after the first, as django-distill's parameters."""
+    yield from (str(number) for number in range(2, list_paginator(items).num_pages + 1))
+
+
+def later_project_pages():
+    return later_pages(Project.objects.all())
+
+
+def later_article_pages():
+    return later_pages(Article.objects.published())
 
 
 class ProjectList(ListPage):

@@ -58,6 +58,9 @@ CONTENT_MAX_FILE_BYTES = int(os.environ.get("CONTENT_MAX_FILE_BYTES") or 1_000_0
 # llms-full.txt is cut into parts of about this many bytes (docs/pages-and-api.md): an agent
 # reads a part whole, so a part should fit a model's context window (1 MB is about 250,000 tokens).
 LLMS_FULL_PART_BYTES = int(os.environ.get("LLMS_FULL_PART_BYTES") or 1_000_000)
+# How many items one page of /projects or /articles shows (docs/pages-and-api.md): the later pages
+# are /projects/page/2 and on. The API's lists stay whole.
+LIST_PAGE_SIZE = int(os.environ.get("LIST_PAGE_SIZE") or 50)
 # The largest media file (an image under content/media/): it is read whole to hash and measure it.
 MEDIA_MAX_FILE_BYTES = int(os.environ.get("MEDIA_MAX_FILE_BYTES") or 25_000_000)
 

@@ -4,7 +4,8 @@ django-distill is the one registry of URLs (`distill_path` in each app's urls.py
 parameters and its file name); this module asks it for them. It adds a dependency key to each: a
 detail page, markdown twin or JSON file depends on its own item, static assets on the code, a
 media file on its bytes (a variant's name holds its source's hash), each part of llms-full.txt on
-its items, bodies included, the pages in SHOWS on the part of the site they show, everything else (home,
+its items, bodies included, each page of /projects and /articles on its own items and the number
+of pages, the pages in SHOWS on the part of the site they show, everything else (home,
 llms.txt, the feed, the API index...) on what the lists show of the whole published set. A file
 whose key is the previous build's, and which is still as that build left it, is carried over
 instead of rendered again: the plan says which.
@@ -35,15 +36,15 @@ from .state import BuildFailed
 ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json|\.md)?$")
 # The parts of the full text (pages.twins.llms_full_parts): each holds its items' bodies.
 LLMS_FULL = re.compile(r"^/llms-full(?:-(?P<part>\d+))?\.txt$")
+# The pages of the human lists (pages.views.ListPage): each holds its own items.
+LIST_PAGE = re.compile(r"^/(?P<kind>projects|articles)(?:/page/(?P<page>\d+))?$")
 # Global files that show less than every list, by what they show besides the site's identity
 # (site.yaml, which every page's header and footer show): an edit elsewhere leaves them be. A
 # file here that shows more would go stale; tests/export/test_build.py builds every kind of edit
 # both ways and compares.
 SHOWS = {
-    "/projects": "projects",
     "/api/v1/projects.json": "projects",
     "/sitemap-projects.xml": "project-dates",  # each project's address and date
-    "/articles": "articles",
     "/api/v1/articles.json": "articles",
     "/sitemap-articles.xml": "article-dates",
     "/stack": "stack",
@@ -57,8 +58,8 @@ class Target(NamedTuple):  # a tuple: 30,000 of them are made in a few milliseco
     uri: str  # "/projects/tidewater"
     path: str  # "projects/tidewater.html", relative to the output folder
     status_codes: tuple
-    # "global", "bodies", one of SHOWS' values, "static", "media:<path>", "projects:<slug>" or
-    # "articles:<slug>"
+    # "global", "bodies", one of SHOWS' values, "static", "media:<path>", "projects:<slug>",
+    # "articles:<slug>", "llms-full:<n>", "projects-page:<n>" or "articles-page:<n>"
     depends: str
     route: str = ""  # the URL's name, "pages:project"
     params: tuple = ()  # its parameters, ("tidewater",)
@@ -97,6 +98,8 @@ def target_row(pattern, reverse_one, name, params):
         depends = "static"
     elif uri.startswith("/media/"):
         depends = "media:" + path.removeprefix("media/")
+    elif LIST_PAGE.match(uri):
+        depends = f"{LIST_PAGE.match(uri)['kind']}-page:{LIST_PAGE.match(uri)['page'] or 1}"
     elif LLMS_FULL.match(uri):
         depends = f"llms-full:{LLMS_FULL.match(uri)['part'] or 1}"
     else:
@@ -109,7 +112,9 @@ GLOBAL = {"global", *SHOWS.values()}
 
 def is_global(target):
     """Does `target` show more than one item (a list, an index, the site's identity)?"""
-    return target.depends in GLOBAL or target.depends.startswith("llms-full:")
+    return target.depends in GLOBAL or target.depends.startswith(
+        ("llms-full:", "projects-page:", "articles-page:")
+    )
 
 
 def hash_of(*parts):
@@ -172,13 +177,21 @@ class Keys:
         listed_articles = str([row[:-1] for row in articles])
         # llms.txt lists the parts of the full text, and each part holds its items' whole files.
         parts = llms_full_parts()
-        self.all = hash_of(self.site, stack, listed_projects, listed_articles, len(parts))
+        size = settings.LIST_PAGE_SIZE  # the sitemap lists the lists' pages
+        self.all = hash_of(self.site, stack, listed_projects, listed_articles, len(parts), size)
         hashes = {("projects", row[p_slug]): row[-1] for row in projects}
         hashes.update((("articles", row[a_slug]), row[-1]) for row in articles)
         for number, items in enumerate(parts, 1):
             shown = [(*item, hashes[item]) for item in items]
             budget = settings.LLMS_FULL_PART_BYTES  # part 1 names it
             self.memo[f"llms-full:{number}"] = hash_of(self.site, number, len(parts), budget, shown)
+        # Each page of a human list shows its own items (what the lists show of them) and links to
+        # the pages around it: an edit re-renders the page holding the item, a new item every page.
+        for kind, rows in (("projects", projects), ("articles", articles)):
+            count = max(1, -(-len(rows) // size))  # an empty list is one page saying so
+            for number in range(1, count + 1):
+                shown = [row[:-1] for row in rows[(number - 1) * size : number * size]]
+                self.memo[f"{kind}-page:{number}"] = hash_of(self.site, kind, number, count, shown)
         self.shows = {
             "site": self.site,
             "projects": hash_of(self.site, "projects", listed_projects),

@@ -110,8 +110,11 @@ def apply(content_dir, change):
 
 # An edit updates the previous folder in place; a build rendering more makes a new folder.
 @pytest.mark.parametrize("in_place_max", [IN_PLACE_MAX, 0], ids=["in place", "new folder"])
-def test_incremental_builds_equal_full_builds(site, content_dir, tmp_path, monkeypatch, in_place_max):
+def test_incremental_builds_equal_full_builds(
+    site, content_dir, tmp_path, monkeypatch, in_place_max, settings
+):
     monkeypatch.setattr("portfolio.export.render.IN_PLACE_MAX", in_place_max)
+    settings.LIST_PAGE_SIZE = 2  # lists of two pages, whose items the edits move across pages
     incremental, full = tmp_path / "incremental", tmp_path / "full"
     site(incremental)
     for name, change in EDITS:
@@ -191,6 +194,31 @@ def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir,
     kept = {"projects.html", "api/v1/projects.json", "sitemap-articles.xml", "sitemap-projects.xml",
             "stack.html", "404.html", "openapi.json", "robots.txt"}  # fmt: skip
     assert not changed & kept
+
+
+def test_a_title_edit_renders_only_the_list_page_that_shows_it(site, content_dir, tmp_path, settings):
+    """Each page of a list has its own key: a retitled article re-renders its page of
+    /articles, not the others nor the projects' pages."""
+    settings.LIST_PAGE_SIZE = 2
+
+    def keys():
+        return {path: entry[0] for path, entry in manifest.read(tmp_path / "site")["files"].items()}
+
+    site()
+    before = keys()
+    assert {"articles.html", "articles/page/2.html", "projects.html", "projects/page/2.html"} <= set(before)
+    assert "articles/page/3.html" not in before
+    apply(content_dir, EDITS[5][1])  # retitle unicode-post, the newest article: on page 1
+    site()
+    changed = {path for path, key in keys().items() if key != before[path]}
+    assert "articles.html" in changed
+    assert not changed & {"articles/page/2.html", "projects.html", "projects/page/2.html"}
+    apply(content_dir, {"articles/first-post.md": (None, "First post", "First of all")})  # page 2
+    before = keys()
+    site()
+    changed = {path for path, key in keys().items() if key != before[path]}
+    assert "articles/page/2.html" in changed and "articles.html" not in changed
+    assert "First of all" in (tmp_path / "site" / "articles/page/2.html").read_text()
 
 
 def test_a_rebuild_with_no_change_leaves_the_folder_alone(site, tmp_path):
