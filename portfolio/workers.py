@@ -127,15 +127,28 @@ def isolated_map(func, items):
             yield WorkerDied(child.exitcode)
 
 
-def map_chunks(func, chunks, workers, parallel=True):
-    """func(chunk) of each chunk, in order, as each is done: on a pool of `workers` processes
-    when `parallel` and there is more than one chunk, else here. The pool forks, so func may use
-    what this process set up before (a module's state); database connections are closed first,
-    as one must not cross a fork (each worker opens its own)."""
+# What map_chunks' func is given besides its chunk, set before the pool forks: the workers
+# inherit it as it is (a verifier's compiled schemas could not be sent to them).
+_context = None
+
+
+def _call(func, chunk):
+    return func(_context, chunk)
+
+
+def map_chunks(func, chunks, workers, context=None, parallel=True):
+    """func(context, chunk) of each chunk, in order, as each is done: on a pool of `workers`
+    processes when `parallel` and there is more than one chunk, else here. Database connections
+    are closed before the fork, as one must not cross it (each worker opens its own)."""
+    global _context
     if not parallel or workers < 2 or len(chunks) < 2:
         for chunk in chunks:
-            yield func(chunk)
+            yield func(context, chunk)
         return
     connections.close_all()
-    with worker_pool(workers) as pool:
-        yield from pool.map(func, chunks)
+    _context = context
+    try:
+        with worker_pool(workers) as pool:
+            yield from pool.map(_call, [func] * len(chunks), chunks)
+    finally:
+        _context = None

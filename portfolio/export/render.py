@@ -15,11 +15,13 @@ again. Everything else about the request is as for any GET. One query per page w
 page's time: the ORM builds each query anew.
 """
 
+import functools
 import os
 import shutil
 from io import BytesIO
 from itertools import groupby
 from operator import attrgetter
+from typing import NamedTuple
 
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.urls import resolve
@@ -52,7 +54,10 @@ class Handler(WSGIHandler):
         return match
 
 
-_handler = None
+@functools.cache
+def handler():
+    """This process's handler: making one loads the middleware, which costs more than most pages."""
+    return Handler()
 
 
 def environ(uri, **extra):
@@ -70,15 +75,12 @@ def environ(uri, **extra):
 def get(uri, item=None):
     """(status code, body) of a GET of `uri` through this process's handler; `item`: the object
     its view would find (items_of)."""
-    global _handler
-    if _handler is None:
-        _handler = Handler()
     answer = {}
 
     def start_response(status, headers, exc_info=None):
         answer["status"] = int(status.split(" ", 1)[0])
 
-    response = _handler(environ(uri, **({ITEM: item} if item is not None else {})), start_response)
+    response = handler()(environ(uri, **({ITEM: item} if item is not None else {})), start_response)
     try:
         body = b"".join(response)
     finally:
@@ -109,9 +111,9 @@ def render(build):
     if not build.in_place:
         for target in build.carried:
             link_or_copy(os.path.join(build.out_dir, target.path), os.path.join(build.stage, target.path))
-    _job["place"] = (str(build.stage), str(build.out_dir) if previous else None, build.in_place)
+    output = Output(str(build.stage), str(build.out_dir) if previous else None, build.in_place)
     for path, text in build.host_files.items():
-        record(build, path, place(text.encode(), path, *_job["place"]))
+        record(build, path, place(text.encode(), path, output))
     # The global files first (lists, sitemaps, llms-full.txt: up to half a second each at
     # 10,000 articles), largest first, so no worker is left with one at the end.
     sizes = {path: entry[1] for path, entry in previous.items()}
@@ -125,14 +127,11 @@ def render(build):
     # An edit renders here (forking the workers costs more than a few pages), unless what it
     # renders was large last time (the lists, llms-full.txt: megabytes at 10,000 articles).
     parallel = len(targets) >= SMALL or sum(sizes.get(t.path, 0) for t in targets) >= LARGE
-    try:
-        for results in map_chunks(render_chunk, chunks, build.workers, parallel=parallel):
-            for path, stat, new in results:
-                record(build, path, (stat, new))
-            done += len(results)
-            progress(done)
-    finally:
-        _job.clear()
+    for results in map_chunks(render_chunk, chunks, build.workers, output, parallel=parallel):
+        for path, stat, new in results:
+            record(build, path, (stat, new))
+        done += len(results)
+        progress(done)
 
 
 # At most this many files to render and the previous folder is updated in place (publish.py).
@@ -146,11 +145,16 @@ def record(build, path, placed):
         build.written.add(path)
 
 
-# Where rendered files go, set before the workers fork: (stage, previous folder, in place).
-_job = {}
+class Output(NamedTuple):
+    """Where rendered files go: the stage, the previous build's folder (None: no previous build),
+    and whether the previous folder is updated in place afterwards."""
+
+    stage: str
+    previous: str | None
+    in_place: bool
 
 
-def render_chunk(targets):
+def render_chunk(output, targets):
     """[(path, [size, mtime_ns], bytes are new)] of each target, rendered and placed."""
     results = []
     items = {}
@@ -161,47 +165,37 @@ def render_chunk(targets):
         if status not in target.status_codes:
             expected = " or ".join(map(str, target.status_codes))
             raise BuildFailed([f"{target.uri}: status {status}, expected {expected}"])
-        stat, new = place(body, target.path, *_job["place"])
+        stat, new = place(body, target.path, output)
         results.append((target.path, stat, new))
     return results
 
 
-def place(body, path, stage, previous, in_place):
+def place(body, path, output):
     """Write `body` to the stage, or keep the previous build's identical file: (its [size,
     mtime_ns], whether its bytes are new). A link, a copy and a rename all keep the stat."""
-    if previous:
-        old = os.path.join(previous, path)
+    if output.previous:
+        old = os.path.join(output.previous, path)
         try:
             stat = os.stat(old)
             if stat.st_size == len(body):
                 with open(old, "rb") as handle:
                     same = handle.read() == body
                 if same:
-                    if not in_place:
-                        link_or_copy(old, os.path.join(stage, path))
+                    if not output.in_place:
+                        link_or_copy(old, os.path.join(output.stage, path))
                     return [stat.st_size, stat.st_mtime_ns], False
         except OSError:
             pass
-    destination = os.path.join(stage, path)
-    make_folder_of(destination)
+    destination = os.path.join(output.stage, path)
+    os.makedirs(os.path.dirname(destination), exist_ok=True)
     with open(destination, "wb") as handle:
         handle.write(body)
     stat = os.stat(destination)
     return [stat.st_size, stat.st_mtime_ns], True
 
 
-_folders = set()  # the folders this process has made
-
-
-def make_folder_of(path):
-    folder = os.path.dirname(path)
-    if folder not in _folders:
-        os.makedirs(folder, exist_ok=True)
-        _folders.add(folder)
-
-
 def link_or_copy(source, destination):
-    make_folder_of(destination)
+    os.makedirs(os.path.dirname(destination), exist_ok=True)
     try:
         os.link(source, destination)
     except OSError:  # another file system, or no hard links there

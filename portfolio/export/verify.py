@@ -333,12 +333,9 @@ def verify(build):
     # Per file, on what this build rendered (the rest passed these checks when it was made).
     rendered = sorted(set(build.rendered) - set(build.host_files))
     chunks = [rendered[i : i + CHUNK] for i in range(0, len(rendered), CHUNK)]
-    _job.update(verifier=verifier, read=build.read)
-    try:
-        results = map_chunks(check_chunk, chunks, build.workers, parallel=len(rendered) >= PARALLEL)
-        problems = [problem for chunk in results for problem in chunk]
-    finally:
-        _job.clear()
+    parallel = len(rendered) >= PARALLEL
+    results = map_chunks(check_chunk, chunks, build.workers, (verifier, build.read), parallel=parallel)
+    problems = [problem for chunk in results for problem in chunk]
     # New or renamed drafts, or another address: what was carried over is searched again.
     drafts_changed = plan.hash_of(build.drafts) != previous.get("drafts")
     if build.carried and (drafts_changed or build.base_url != previous.get("base_url")):
@@ -355,13 +352,10 @@ def verify(build):
 # From this many files the per-file checks run on the worker pool; chunks of this many each.
 PARALLEL = 200
 CHUNK = 200
-# The verifier and the reader of the running build, set before the workers fork (the verifier
-# holds compiled schemas, which cannot be sent to them).
-_job = {}
 
 
-def check_chunk(paths):
-    verifier, read = _job["verifier"], _job["read"]
+def check_chunk(checking, paths):
+    verifier, read = checking
     problems = []
     for path in paths:
         problems += verifier.check_file(path, read(path))
