@@ -60,8 +60,8 @@ def host_limit_problems(build):
     if static > settings.HOST_MAX_STATIC_REDIRECTS:
         moved = sum(1 for line in redirects.split("\n") if line.endswith(" 301"))
         aliases = (
-            f", {moved:,} of them the old addresses of renamed items (a rule for each old address of "
-            "each alias in front matter `aliases`: drop the aliases of renames no one links to any more)"
+            f", {moved:,} of which redirect the old addresses of renamed items (front matter `aliases`: "
+            "each alias adds a rule per old address; drop those of renames no one links to any more)"
             if moved
             else ""
         )

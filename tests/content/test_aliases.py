@@ -16,25 +16,30 @@ from .helpers import assert_named_error, database_state
 P = "projects/renamed.md"
 A = "articles/renamed.md"
 
+LIST = "expected a list of slugs such as [old-name]; got"
 CASES = [
     # (id, file, content, fragment of the expected message)
-    ("not a list", P, project(aliases="old-name"), "expected a list of slugs such as [old-name]; got 'old-name'"),
-    ("null", A, article(aliases=""), "expected a list of slugs such as [old-name]; got null"),
-    ("a mapping", A, article(aliases="{old: 1}"), "got a mapping"),
+    ("not a list", P, project(aliases="old-name"), f"{LIST} 'old-name'"),
+    ("null", A, article(aliases=""), f"{LIST} null"),
+    ("a mapping", A, article(aliases="{old: 1}"), f"{LIST} a mapping"),
     ("not a string", P, project(aliases="[old, 2024]"), "item 1: expected a slug"),
     ("a list in the list", A, article(aliases="[[old]]"), "item 0: expected a slug"),
-    ("not a slug", P, project(aliases='["Old Name"]'), "item 0: expected a slug (lowercase letters and digits"),
+    ("not a slug", P, project(aliases='["Old Name"]'),
+     "item 0: expected a slug (lowercase letters and digits"),
     ("a path", A, article(aliases="[articles/old]"), "got 'articles/old'"),
     ("double dash", A, article(aliases="[old--name]"), "got 'old--name'"),
-    ("too long", P, project(aliases=f"[{'a' * 201}]"), "item 0: expected a slug of at most 200 characters; got 201"),
+    ("too long", P, project(aliases=f"[{'a' * 201}]"),
+     "item 0: expected a slug of at most 200 characters; got 201"),
     ("listed twice", A, article(aliases="[old, older, old]"), "item 2: 'old' is listed twice"),
     ("its own slug", P, project(aliases="[renamed]"), "'renamed' is this file's own slug"),
     ("another item's slug", P, project(aliases="[gamma]"),
      "'gamma' is the slug of projects/gamma.md: an alias is an earlier slug no item has now"),
-    ("a draft's slug", A, article(aliases="[secret-draft]"), "'secret-draft' is the slug of articles/secret-draft.md"),
+    ("a draft's slug", A, article(aliases="[secret-draft]"),
+     "'secret-draft' is the slug of articles/secret-draft.md"),
     ("another item's alias", A, article(aliases="[old-unicode]"),
      "'old-unicode' is also an alias of articles/unicode-post.md: an earlier slug belongs to one item"),
-    ("the draft's alias", A, article(aliases="[secret-draft-v1]"), "also an alias of articles/secret-draft.md"),
+    ("the draft's alias", A, article(aliases="[secret-draft-v1]"),
+     "also an alias of articles/secret-draft.md"),
 ]  # fmt: skip
 
 
@@ -80,7 +85,8 @@ def test_two_new_files_with_one_alias_name_both(imported):
     with pytest.raises(ContentInvalid) as caught:
         import_content(imported, workers=1)
     assert [str(e) for e in caught.value.errors] == [
-        "projects/two.md: aliases: 'old' is also an alias of projects/one.md: an earlier slug belongs to one item"
+        "projects/two.md: aliases: 'old' is also an alias of projects/one.md: "
+        "an earlier slug belongs to one item"
     ]
 
 
