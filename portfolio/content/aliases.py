@@ -40,16 +40,15 @@ def addresses(collection, old, new):
     return [page, (page[0] + ".html", page[1]), *pairs[1:]]
 
 
-def published():
-    """[(collection, alias, item slug)] of every alias whose item is published, in order."""
+def moves():
+    """[(old address, new address)] of every alias of a published item, by collection and alias."""
     drafts = Article.objects.filter(draft=True).values("slug")
     rows = Alias.objects.exclude(collection="articles", target__in=drafts)
-    return list(rows.values_list("collection", "slug", "target"))
-
-
-def moves():
-    """[(old address, new address)] of every published alias, by collection and alias."""
-    return [pair for collection, old, new in published() for pair in addresses(collection, old, new)]
+    return [
+        pair
+        for collection, old, new in rows.values_list("collection", "slug", "target")
+        for pair in addresses(collection, old, new)
+    ]
 
 
 def moved_to(path):
