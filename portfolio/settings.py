@@ -99,6 +99,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A renamed item's old addresses move to the new ones (what the hosts' rules do in a build).
+    "pages.middleware.AliasRedirectMiddleware",
     # Both answer before the view: the site's own 404 page with DEBUG on too, and the content
     # folder's problems while an edit is invalid (authoring server only).
     "pages.middleware.SiteNotFoundMiddleware",

@@ -59,7 +59,8 @@ def article(title="An article", date="2026-02-01", extra="", body="Article body.
 
 
 # The standard test site. Awkward on purpose: unicode, CRLF, a byte-order mark, a draft sharing
-# its date with a published article, same-date items ordered by slug, caseStudy key order.
+# its date with a published article, same-date items ordered by slug, caseStudy key order, renamed
+# items (aliases, the draft's included: it must redirect nowhere).
 FILES = {
     "site.yaml": SITE_YAML,
     "stack.yaml": STACK_YAML,
@@ -67,6 +68,7 @@ FILES = {
         "Alpha One",
         date="2026-03-01",
         featured="true",
+        aliases="[alpha, alpha_1]",
         extra='caseStudy:\n  zeta: "last letter first"\n  alpha: "first letter second"\n',
         body="# Alpha\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint('hi')\n```\n",
     ),
@@ -78,15 +80,36 @@ FILES = {
     "articles/first-post.md": article("First post", date="2025-01-10", tags="[intro, meta]"),
     "articles/same-day.md": article("Same day published", date="2026-04-04", tags="[python]"),
     "articles/secret-draft.md": article(
-        "Secret draft title", date="2026-04-04", draft="true", body="Draft body: do not publish.\n"
+        "Secret draft title",
+        date="2026-04-04",
+        draft="true",
+        aliases="[secret-draft-v1]",
+        body="Draft body: do not publish.\n",
     ),
     "articles/crlf-post.md": article("CRLF post", date="2026-04-04", body="line one\nline two\n").replace(
         "\n", "\r\n"
     ),
-    "articles/unicode-post.md": "\ufeff" + article("Ünïcode ✓ 日本語", date="2026-05-05", tags="[ünï]"),
+    "articles/unicode-post.md": "\ufeff"
+    + article("Ünïcode ✓ 日本語", date="2026-05-05", tags="[ünï]", aliases="[old-unicode]"),
 }
 
 DRAFT_SLUG, DRAFT_TITLE = "secret-draft", "Secret draft title"
+# {old address: new address} of the aliases above (not the draft's).
+MOVED = {
+    "/projects/alpha": "/projects/alpha-one",
+    "/projects/alpha_1.html": "/projects/alpha-one",
+    "/projects/alpha.md": "/projects/alpha-one.md",
+    "/api/v1/projects/alpha_1": "/api/v1/projects/alpha-one",
+    "/api/v1/projects/alpha.json": "/api/v1/projects/alpha-one.json",
+    "/articles/old-unicode": "/articles/unicode-post",
+    "/articles/old-unicode.html": "/articles/unicode-post",
+    "/articles/old-unicode.md": "/articles/unicode-post.md",
+    "/api/v1/articles/old-unicode": "/api/v1/articles/unicode-post",
+    "/api/v1/articles/old-unicode.json": "/api/v1/articles/unicode-post.json",
+}
+# Old addresses that redirect nowhere: the draft's alias's.
+NOT_MOVED = ["/articles/secret-draft-v1", "/articles/secret-draft-v1.md", "/api/v1/articles/secret-draft-v1",
+             "/api/v1/articles/secret-draft-v1.json"]  # fmt: skip
 
 
 def write_content(root, files=FILES):

@@ -19,7 +19,7 @@ from django.db import transaction
 
 from portfolio.workers import WorkerDied, isolated_map, worker_pool
 
-from . import body_links, loader, references
+from . import aliases, body_links, loader, references
 from .files import entry_problem, read
 from .loader import ContentError, ContentInvalid
 from .markdown import RENDER_VERSION, RenderFailed
@@ -112,8 +112,7 @@ def discover(content_dir, only=None):
                     ContentError(
                         rel,
                         "file name",
-                        "expected <slug>.md with a slug of lowercase letters and digits, "
-                        "with single '-' or '_' between them",
+                        f"expected <slug>.md with a slug of {loader.SLUG_RULE}",
                     )
                 )
             elif len(slug) > loader.SLUG_MAX:
@@ -341,9 +340,11 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         resizing = Resizing(pool, images)
         writer = Writer(deleted)
         checker = references.Checker(media.index, deleted, media.deleted)
+        renamed = aliases.Checker(files, deleted)
         with closing(parse_all(jobs, pool, progress, resizing)) as parsed:
             for found in parsed:
                 checker.parsed(found)
+                renamed.parsed(found)
                 if found.errors:
                     errors.extend(found.errors)
                 elif errors:
@@ -354,7 +355,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
                     created += found.rel not in stored
                     updated += found.rel in stored
                     writer.add(found)
-        errors += checker.problems()
+        errors += checker.problems() + renamed.problems()
         # Inside the transaction: an image that cannot be resized fails the import like any error.
         errors += media.variant_problems(images, resizing.results())
         if errors:
@@ -362,6 +363,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         writer.flush()
         media.write()
         checker.write()
+        renamed.write()
         if made_by != IMPORT_VERSION:
             ImportState.store(IMPORT_VERSION)
 

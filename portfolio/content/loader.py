@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import yaml
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+SLUG_RULE = "lowercase letters and digits, with single '-' or '_' between them"
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # Characters RFC 3986 allows in a URI; anything else (spaces, non-ASCII) must be percent-encoded.
 URI_CHARS_RE = re.compile(r"^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+$")
@@ -285,6 +286,22 @@ def list_of_strings(value):
     return value
 
 
+def slug_list(value):
+    """A list of slugs (`aliases`), each as a file name's slug, none twice."""
+    if not isinstance(value, list):
+        raise Invalid(f"expected a list of slugs such as [old-name]; got {describe(value)}")
+    for index, item in enumerate(value):
+        if isinstance(item, str) and len(item) > SLUG_MAX:
+            raise Invalid(
+                f"item {index}: expected a slug of at most {SLUG_MAX} characters; got {len(item):,}"
+            )
+        if not isinstance(item, str) or not SLUG_RE.match(item):
+            raise Invalid(f"item {index}: expected a slug ({SLUG_RULE}); got {describe(item)}")
+        if item in value[:index]:
+            raise Invalid(f"item {index}: {item!r} is listed twice")
+    return value
+
+
 def string_map(value):
     """A mapping of string to string, kept in the file's order as [key, value] pairs."""
     if not isinstance(value, dict):
@@ -327,6 +344,7 @@ PROJECT = {
     "caseStudy": Field(string_map, required=False, default=[]),
     "image": Field(media_path, required=False, default=""),
     "imageAlt": Field(text, required=False, default=""),
+    "aliases": Field(slug_list, required=False, default=[]),
 }
 
 ARTICLE = {
@@ -337,6 +355,7 @@ ARTICLE = {
     "draft": Field(boolean, required=False, default=False),
     "image": Field(media_path, required=False, default=""),
     "imageAlt": Field(text, required=False, default=""),
+    "aliases": Field(slug_list, required=False, default=[]),
 }
 
 STACK_MODEL = {

@@ -175,6 +175,28 @@ class Article(SourceFile):
         return max(1, -(-words // WORDS_PER_MINUTE))
 
 
+class Alias(models.Model):
+    """An earlier slug of a project or article (its front matter's `aliases`), whose old addresses
+    answer 301 to the item's (portfolio.content.aliases). Written by the importer with its item."""
+
+    class Collection(models.TextChoices):
+        PROJECTS = "projects"
+        ARTICLES = "articles"
+
+    collection = models.CharField(max_length=20, choices=Collection)
+    slug = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The earlier slug.")
+    target = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The item's slug now.")
+
+    class Meta:
+        ordering = ["collection", "slug"]
+        verbose_name_plural = "aliases"
+        constraints = [models.UniqueConstraint(fields=["collection", "slug"], name="alias_unique_slug")]
+        indexes = [models.Index(fields=["collection", "target"], name="alias_target")]
+
+    def __str__(self):
+        return f"{self.collection}/{self.slug} -> {self.target}"
+
+
 class Site(Imported):
     """The site's identity from site.yaml (one row)."""
 

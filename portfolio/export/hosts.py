@@ -7,7 +7,14 @@ Host differences this handles:
   `/api/v1/projects/x.json`; a rule that rewrites `.json` paths to themselves comes first. Netlify
   serves an existing file first, so there the extra rule never fires.
 - Cloudflare allows 2,000 static and 100 dynamic rules: the rules below are 4 static and 4 dynamic
-  however many articles there are.
+  however many articles there are, plus 5 static rules per alias of a renamed item.
+- A renamed item's old addresses answer 301 (portfolio/content/aliases.py). Those rules come
+  first: Netlify applies the first rule that matches, and `/api/v1/projects/:slug.json` would
+  catch an old `.json` address; Cloudflare counts every rule after the first dynamic one as
+  dynamic. Netlify serves an existing file before a rule that is not forced (`301!`, which
+  Cloudflare refuses): no file is at an old address, the import keeps every alias off the slugs
+  there are and the build removes the files of a slug that is gone. nginx reads the same moves
+  from its own include (`nginx_redirects`).
 - Several `_headers` rules matching one path add up on Cloudflare (two Content-Types become
   `application/json, application/json`), so no two rules that match one path set the same header
   (header_rules). A rule's header replaces the host's default of that name (Cloudflare's own
@@ -106,10 +113,25 @@ def header_rules():
     ]
 
 
-def redirects_file(extra_rules=()):
-    lines = ["# Extensionless API paths are served from their .json files (status 200 rewrites)."]
+# The include of deploy/nginx.conf that holds the moves, written beside `_redirects`.
+NGINX_REDIRECTS = "_redirects.nginx.conf"
+
+
+def redirects_file(extra_rules=(), moves=()):
+    """`_redirects`: the moves of renamed items (301), the API's rewrites, then `extra_rules`."""
+    lines = ["# Old addresses of renamed items (front matter `aliases`)."] if moves else []
+    lines += [f"{old} {new} 301" for old, new in moves]
+    lines += ["# Extensionless API paths are served from their .json files (status 200 rewrites)."]
     lines += [f"{source} {destination} 200" for source, destination in REWRITES]
     lines += list(extra_rules)
+    return "\n".join(lines) + "\n"
+
+
+def nginx_redirects(moves):
+    """The include of deploy/nginx.conf's server: an exact location per old address, which wins
+    over every other location. The query is kept, as Cloudflare and Netlify keep it."""
+    lines = ["# Old addresses of renamed items (front matter `aliases`), written by the build."]
+    lines += [f"location = {old} {{ return 301 {new}$is_args$args; }}" for old, new in moves]
     return "\n".join(lines) + "\n"
 
 

@@ -25,7 +25,7 @@ from django_distill.urls import get_distilled_urls
 
 from contact.hosting import redirect_rules
 from pages.twins import llms_full_parts
-from portfolio.content import importer
+from portfolio.content import aliases, importer
 from portfolio.content.models import Article, MediaFile, Project, Site, Stack
 from portfolio.reversing import slug_reverser
 
@@ -232,9 +232,11 @@ def plan(build):
     build.keys = {target.path: key_of(target) for target in build.targets}
     build.base_url = Site.load().base_url
     build.drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
+    moves = aliases.moves()
     build.host_files = {
         "_headers": hosts.headers_file(),
-        "_redirects": hosts.redirects_file(redirect_rules()),
+        "_redirects": hosts.redirects_file(redirect_rules(), moves),
+        hosts.NGINX_REDIRECTS: hosts.nginx_redirects(moves),
     }
     previous = build.previous.get("files", {})
     build.carried, build.to_render = [], []

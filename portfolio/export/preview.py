@@ -41,6 +41,7 @@ REASONS = {
 # varies between Python versions; Python's own table answers the rest. text/* gets charset=utf-8.
 WEB_TYPES = {
     "html": "text/html", "htm": "text/html", "css": "text/css", "txt": "text/plain",
+    "text": "text/plain", "conf": "text/plain", "log": "text/plain", "ini": "text/plain",
     "md": "text/markdown", "markdown": "text/markdown", "csv": "text/csv", "vtt": "text/vtt",
     "yaml": "text/yaml", "yml": "text/yaml",
     "js": "application/javascript", "mjs": "application/javascript", "json": "application/json",

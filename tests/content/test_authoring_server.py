@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 
 from portfolio.content.autosync import Watcher
-from tests.content_builder import article, write_content
+from tests.content_builder import MOVED, article, write_content
 from tests.server import fetch, manage_py_server
 from tests.tools import missing_tool
 
@@ -121,3 +121,23 @@ def test_a_foreign_host_gets_400_even_for_what_is_answered_from_memory(authoring
         fetch(base + path)  # a local request first: the lists are now in memory
         assert fetch(base + path, headers={"Host": "rebound.example"})[0] == 400, path
         assert fetch(base + path, headers={"Host": "localhost"})[0] in (200, 404), path
+
+
+def test_a_renamed_file_s_old_addresses_move_while_writing(authoring_server, content_dir):
+    """Old addresses answer 301 on the real server; then a rename as a writer does it while it
+    runs (the file moved, its old slug listed in `aliases`) moves them on the next request."""
+    base, _ = authoring_server
+    assert fetch(base + "/articles/first-post")[0] == 200
+    for old, new in MOVED.items():
+        status, headers, _ = fetch(base + old)
+        assert (status, headers["Location"]) == (301, new), old
+    text = (content_dir / "articles" / "first-post.md").read_text()
+    (content_dir / "articles" / "first-post.md").unlink()
+    write_content(
+        content_dir, {"articles/first-steps.md": text.replace("tags:", "aliases: [first-post]\ntags:")}
+    )
+    for old, new in [("/articles/first-post", "/articles/first-steps"),
+                     ("/api/v1/articles/first-post.json", "/api/v1/articles/first-steps.json")]:  # fmt: skip
+        status, headers, _ = fetch(base + old)
+        assert (status, headers["Location"]) == (301, new), old
+    assert fetch(base + "/articles/first-steps")[0] == 200

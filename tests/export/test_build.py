@@ -75,6 +75,25 @@ def test_a_body_may_look_like_the_twins_around_it(site, content_dir, tmp_path):
     assert "- Page: 12\n" in (tmp_path / "site" / "llms-full.txt").read_text()
 
 
+def test_a_renamed_item_leaves_no_file_at_its_old_addresses(site, content_dir, tmp_path):
+    """Netlify serves a file before a redirect rule: none may be left at an old address."""
+    site()
+    out = tmp_path / "site"
+    text = (content_dir / "articles" / "first-post.md").read_text()
+    (content_dir / "articles" / "first-post.md").unlink()
+    write_content(
+        content_dir, {"articles/first-steps.md": text.replace("tags:", "aliases: [first-post]\ntags:")}
+    )
+    assert site().carried > 0, "an edit, in place"
+    files = tree(out)
+    assert [path for path in files if "first-post" in path] == []
+    assert "/articles/first-post.md /articles/first-steps.md 301\n" in files["_redirects"].decode()
+    nginx = (
+        "location = /api/v1/articles/first-post { return 301 /api/v1/articles/first-steps$is_args$args; }\n"
+    )
+    assert nginx in files["_redirects.nginx.conf"].decode()
+
+
 def test_a_deleted_article_leaves_nothing_behind(site, content_dir, tmp_path):
     site()
     (content_dir / "articles" / "first-post.md").unlink()
@@ -88,12 +107,46 @@ EDITS = [
     ("edit a body", {"articles/first-post.md": (None, "Article body.", "A new body.")}),
     ("add a project", {"projects/zeta.md": project("Zeta", date="2026-07-07")}),
     ("delete an article", {"articles/same-day.md": None}),
-    ("publish the draft", {"articles/secret-draft.md": article("No longer secret", date="2026-04-04")}),
+    # With its alias, which now moves.
+    (
+        "publish the draft",
+        {
+            "articles/secret-draft.md": article(
+                "No longer secret", date="2026-04-04", aliases="[secret-draft-v1]"
+            )
+        },
+    ),
     ("draft an article", {"articles/crlf-post.md": article("CRLF post", date="2026-04-04", draft="true")}),
     # Its neighbour's page shows its title.
     ("retitle an article", {"articles/unicode-post.md": (None, "Ünïcode ✓ 日本語", "Retitled")}),
     ("edit the stack", {"stack.yaml": STACK_YAML.replace("Testing everything", "Shipping")}),
     ("rename the site", {"site.yaml": (None, "Test Portfolio", "Renamed Portfolio")}),
+    # A rename as a writer does it: the file moved, its old slug listed in `aliases`.
+    (
+        "rename an article",
+        {
+            "articles/first-post.md": None,
+            "articles/first-steps.md": article(
+                "First post", date="2025-01-10", tags="[intro, meta]", aliases="[first-post]"
+            ),
+        },
+    ),
+    (
+        "rename a project",
+        {
+            "projects/beta_two.md": None,
+            "projects/beta-two.md": project(
+                "Beta Two", date="2025-06-30", status="reference", stack="[]", aliases="[beta_two, beta]"
+            ),
+        },
+    ),
+    (
+        "move an alias",
+        {
+            "projects/alpha-one.md": (None, "[alpha, alpha_1]", "[alpha]"),
+            "projects/delta.md": (None, "status: active", "aliases: [alpha_1]\nstatus: active"),
+        },
+    ),
 ]
 
 

@@ -9,8 +9,16 @@ import sys
 
 from django.conf import settings
 
-from portfolio.export.hosts import REWRITES, content_security_policy, headers_file, headers_for, rewrite
-from tests.content_builder import SITE_URL
+from portfolio.export.hosts import (
+    NGINX_REDIRECTS,
+    REWRITES,
+    content_security_policy,
+    headers_file,
+    headers_for,
+    rewrite,
+    served_file,
+)
+from tests.content_builder import MOVED, NOT_MOVED, SITE_URL
 from tests.server import fetch, free_port, wait_for
 from tests.tools import missing_tool
 
@@ -74,7 +82,21 @@ def check_host(base, site, *, json_404):
     assert status == 404
     if json_404:
         assert json.loads(body) == json.loads((site / "api/v1/404.html").read_bytes())
+    check_moved(base)
     check_headers(base, site)
+
+
+def check_moved(base):
+    """A renamed item's old addresses answer 301 to its new ones (the query kept); a draft's
+    aliases move nothing."""
+    for old, new in MOVED.items():
+        status, headers, _ = fetch(base + old)
+        assert (status, headers["Location"]) == (301, new), old
+        assert fetch(base + new)[0] == 200, new
+    status, headers, _ = fetch(base + "/projects/alpha_1?ref=old")
+    assert (status, headers["Location"]) == (301, "/projects/alpha-one?ref=old")
+    for old in NOT_MOVED:
+        assert fetch(base + old)[0] == 404, old
 
 
 def test_cloudflare_pages(built_site, background):
@@ -108,9 +130,16 @@ def test_netlify_parses_the_rules(built_site):
     )
     parsed = json.loads(result.stdout)
     assert parsed["errors"] == []
-    assert [(r["from"], r["to"], r["status"]) for r in parsed["redirects"]] == [
-        (source, destination, 200) for source, destination in REWRITES
-    ]
+    rules = [(r["from"], r["to"], r["status"], r["force"]) for r in parsed["redirects"]]
+    # Netlify applies the first rule that matches: the moves before the rewrites, which would
+    # otherwise send an old `.json` address to a missing file.
+    moves = rules[: -len(REWRITES)]
+    assert {old: new for old, new, _, _ in moves}.items() >= MOVED.items()
+    assert {(status, force) for _, _, status, force in moves} == {(301, False)}
+    assert rules[len(moves) :] == [(source, destination, 200, False) for source, destination in REWRITES]
+    # Nor forced: Netlify serves a file before such a rule, and no old address is a file.
+    files = {str(path.relative_to(built_site)) for path in built_site.rglob("*") if path.is_file()}
+    assert [old for old, _, _, _ in moves if served_file(old, files)] == []
     headers = {rule["for"]: rule["values"] for rule in parsed["headers"]}
     assert headers["/api/v1/:collection/:slug"]["Content-Type"] == "application/json"
     assert headers["/llms.txt"]["Content-Type"] == "text/plain; charset=utf-8"
@@ -130,7 +159,7 @@ def url_paths(site):
     """The address of every built file (pages without .html, API files in both forms)."""
     for file in sorted(site.rglob("*")):
         name = str(file.relative_to(site))
-        if not file.is_file() or name in ("_headers", "_redirects"):
+        if not file.is_file() or name in ("_headers", "_redirects", NGINX_REDIRECTS):
             continue
         if name.endswith(".html"):
             yield "/" + name.removesuffix(".html").removesuffix("index")
@@ -160,6 +189,9 @@ def test_nginx_with_the_documented_config(built_site, background, tmp_path):
     check_host(base, built_site, json_404=True)
     _, headers, _ = fetch(f"{base}/site.webmanifest")
     assert headers["Content-Type"] == "application/manifest+json"
+    for name in ["_redirects", "_headers", NGINX_REDIRECTS]:  # the hosts' rules are not pages
+        status, _, body = fetch(f"{base}/{name}")
+        assert (status, body) == (404, (built_site / "404.html").read_bytes()), name
 
 
 def test_the_docs_link_the_tested_nginx_config():

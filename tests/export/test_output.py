@@ -42,6 +42,7 @@ EXPECTED = [
     ".well-known/api-catalog",
     "_headers",
     "_redirects",
+    "_redirects.nginx.conf",
 ]
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 
 from tests.contact.helpers import BROWSER_ACCEPT, VALID
-from tests.content_builder import SITE_URL
+from tests.content_builder import MOVED, NOT_MOVED, SITE_URL
 from tests.server import fetch, free_port, server_process
 from tests.tools import missing_tool
 
@@ -105,7 +105,7 @@ def answer(base, path, method="GET"):
 def test_the_preview_answers_as_wrangler_does(site, wrangler, tmp_path):
     paths = addresses(site)
     assert {"/projects/alpha-one", "/api/v1/projects", "/api/v1/projects.json", "/feed.xml"} <= set(paths)
-    paths += UNKNOWN + PRETTY + EXTRA_PATHS
+    paths += UNKNOWN + PRETTY + EXTRA_PATHS + list(MOVED) + NOT_MOVED + ["/projects/alpha?x=1"]
     with preview(site, tmp_path) as ours:
         differences = [(path, answer(ours, path)[:3], answer(wrangler, path)[:3])
                        for path in paths if answer(ours, path) != answer(wrangler, path)]  # fmt: skip
@@ -130,6 +130,8 @@ def test_the_preview_answers_as_wrangler_does(site, wrangler, tmp_path):
             ["text/plain;charset=UTF-8"],
             "/articles/first-post?x=1",
         )
+        for old, new in MOVED.items():  # a renamed item's old addresses
+            assert (answer(ours, old)[0], answer(ours, old)[2]) == (301, new), old
         _, headers, _ = fetch(ours + "/projects/alpha-one")
         assert headers["X-Extra"] == "one" and "Referrer-Policy" not in headers
 
