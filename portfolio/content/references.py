@@ -59,7 +59,7 @@ def resolve_file(rel, raw, fields, body, content_hash):
             fields["body"], fields["body_html"], fields["contents"] = body, "", []
         else:
             first_line = text[: len(text) - len(body)].count("\n") + 1
-            document = Document(rel, body, first_line)
+            document = Document(rel, body, first_line, opens_page=not fields.get("image"))
             token = current_document.set(document)
             try:
                 fields["body"] = body
