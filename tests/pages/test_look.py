@@ -225,6 +225,10 @@ def test_pictures_are_dimmed_in_the_dark_theme_only(site, driver):
     WebDriverWait(driver, 3).until(lambda d: picture.value_of_css_property("filter") == "none")
     ActionChains(driver).move_by_offset(0, -300).perform()
     WebDriverWait(driver, 3).until(lambda d: picture.value_of_css_property("filter") == DIM)
+    # And with the keyboard's focus on its card's link.
+    driver.execute_script("document.querySelector('.card h3 a').focus()")
+    WebDriverWait(driver, 3).until(lambda d: picture.value_of_css_property("filter") == "none")
+    driver.execute_script("document.activeElement.blur()")
 
     # The visitor's choice wins over the device's, both ways (the toggle: system, light, dark).
     toggle = driver.find_element(By.CSS_SELECTOR, "[data-theme-toggle]")
