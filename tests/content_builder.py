@@ -58,9 +58,20 @@ def article(title="An article", date="2026-02-01", extra="", body="Article body.
     return f"---\n{front}{extra}---\n{body}"
 
 
+# Three `##` headings (so a table of contents), two of them the same, and footnotes.
+UNICODE_POST_BODY = (
+    "Article body.[^1]\n\n"
+    "## Ünïcode ✓ heading\n\nOne.\n\n"
+    "## With `code <b>` & [a link](/stack)\n\nTwo.[^note]\n\n"
+    "## Ünïcode ✓ heading\n\nThree: the same heading again.\n\n"
+    "[^1]: The first note, with [a link](https://example.org/note).\n"
+    "[^note]: The second note.\n"
+)
+
 # The standard test site. Awkward on purpose: unicode, CRLF, a byte-order mark, a draft sharing
 # its date with a published article, same-date items ordered by slug, caseStudy key order, renamed
-# items (aliases, the draft's included: it must redirect nowhere).
+# items (aliases, the draft's included: it must redirect nowhere), an article with a table of
+# contents and footnotes.
 FILES = {
     "site.yaml": SITE_YAML,
     "stack.yaml": STACK_YAML,
@@ -90,7 +101,7 @@ FILES = {
         "\n", "\r\n"
     ),
     "articles/unicode-post.md": "\ufeff"
-    + article("Ünïcode ✓ 日本語", date="2026-05-05", tags="[ünï]", aliases="[old-unicode]"),
+    + article("Ünïcode ✓ 日本語", date="2026-05-05", tags="[ünï]", aliases="[old-unicode]", body=UNICODE_POST_BODY),
 }
 
 DRAFT_SLUG, DRAFT_TITLE = "secret-draft", "Secret draft title"

@@ -21,6 +21,9 @@ from .loader import SLUG_RE, ContentError, Invalid
 # `sizes` of an image in a body: the text column's width on a wide screen, the screen's less
 # padding on a narrow one.
 BODY_SIZES = "(min-width: 46rem) 43.5rem, calc(100vw - 2.5rem)"
+# An image opening a body without a page image (in its first paragraph, or just after one) is
+# the page's first picture.
+LEADING_BLOCKS = 2
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 ITEM_ADDRESS = re.compile(r"^/(projects|articles)/([^/]+)$")
 ITEM_FILE = re.compile(r"^(projects|articles)/([^/]+)\.md$")
@@ -72,6 +75,9 @@ class Document:
     rel: str
     body: str
     first_line: int  # the file line of the body's first line
+    # The item has no image of its own above the body: an image opening the body is then the
+    # page's first picture (decorate).
+    opens_page: bool = False
     references: list = field(default_factory=list)  # [(line, target, written)]
     errors: list = field(default_factory=list)
 
@@ -85,6 +91,7 @@ class ReferenceTreeprocessor(Treeprocessor):
         document = current_document.get()
         if document is None:
             return
+        leading = document.opens_page
         for element in root.iter():
             if element.tag not in ("a", "img"):
                 continue
@@ -102,15 +109,25 @@ class ReferenceTreeprocessor(Treeprocessor):
                 element.set(attribute, address)
             if element.tag == "img":
                 media = media_index.get(found[0].removeprefix("media/")) if found else None
-                decorate(element, media)
+                decorate(element, media, first=leading and opening(root, element))
+                leading = False
 
 
-def decorate(img, media):
-    """Size, lazy loading and the variants of an <img>: known sizes mean no layout shift."""
+def opening(root, img):
+    """Whether the image is in the body's first LEADING_BLOCKS blocks (in its first viewport)."""
+    return any(img in block.iter() for block in root[:LEADING_BLOCKS])
+
+
+def decorate(img, media, first=False):
+    """Size, loading and the variants of an <img>: known sizes mean no layout shift. The page's
+    first picture is fetched at once and first (as includes/picture.html does), the others lazily."""
     if media and media.width:
         img.set("width", str(media.width))
         img.set("height", str(media.height))
-    img.set("loading", "lazy")
+    if first:
+        img.set("fetchpriority", "high")
+    else:
+        img.set("loading", "lazy")
     img.set("decoding", "async")
     if media and media.variants:
         img.set("srcset", media.srcset)

@@ -479,6 +479,7 @@ def build_row(model, found):
         "date": fields["date"],
         "body": fields["body"],
         "body_html": fields["body_html"],
+        "contents": fields["contents"],
         "image": fields["image"],
     }
     if model is Article:

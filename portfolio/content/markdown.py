@@ -1,4 +1,5 @@
-"""Markdown to HTML, done once at import (pages read the stored result).
+"""Markdown to HTML, done once at import (pages read the stored result), with the body's
+contents: its `##` headings, listed above the body when there are CONTENTS_MIN of them.
 
 Python-Markdown is not linear on hostile input: a paragraph of unclosed brackets or of thousands
 of links takes time quadratic in its length, and deep nesting recurses. So a body gets a CPU-time
@@ -6,6 +7,7 @@ budget linear in its size (RENDER_SECONDS + RENDER_SECONDS_PER_MB), and a body t
 or recurses too deeply is the importer's named error, not a hang or a traceback.
 """
 
+import html
 import importlib
 import signal
 import threading
@@ -14,12 +16,28 @@ from contextlib import contextmanager
 import markdown
 from markdown.extensions.toc import slugify_unicode
 
+# A body with this many `##` headings or more gets a table of contents above it.
+CONTENTS_MIN = 3
+# Ids the templates around a body give their own elements (base.html, the detail pages,
+# includes/contents.html): a heading whose slug is one of them gets "-section" added, so that
+# every id on the page stays unique. tests/pages/test_contents.py reads them from the templates.
+PAGE_IDS = frozenset({"main", "case-study-title", "contents-title"})
+
+
+def heading_id(text, separator):
+    """A heading's id: its text as a Unicode slug, so that a heading in any script gets one."""
+    slug = slugify_unicode(text, separator)
+    return f"{slug}{separator}section" if slug in PAGE_IDS else slug
+
+
 EXTENSIONS = [
     "fenced_code",
     "codehilite",
     "tables",
     "toc",
     "sane_lists",
+    # `[^1]` and `[^1]: the note`: a numbered link to the note, and from the note back.
+    "footnotes",
     # Links and images to media and other items, resolved and recorded (body_links.py).
     "portfolio.content.body_links:ReferenceExtension",
 ]
@@ -28,12 +46,15 @@ EXTENSION_CONFIGS = {
     # A column's alignment as an `align` attribute, not `style=`: the Content-Security-Policy
     # (portfolio/export/hosts.py) allows no inline style.
     "tables": {"use_align_attribute": True},
-    # Unicode-aware ids so that a heading in any script still gets an anchor.
-    "toc": {"permalink": "#", "permalink_title": "Link to this section", "slugify": slugify_unicode},
+    # No `[TOC]` marker: the contents are the page's (CONTENTS_MIN), not placed by hand.
+    "toc": {"permalink": "#", "permalink_title": "Link to this section", "slugify": heading_id, "marker": ""},
+    # Numbered in the order the text refers to them; U+FE0E keeps the back arrow text, not an emoji.
+    "footnotes": {"USE_DEFINITION_ORDER": False, "BACKLINK_TEXT": "&#8617;&#xFE0E;"},
 }
 # Part of importer.IMPORT_VERSION: bump it when the output above changes, so that the next
 # import re-renders every body instead of keeping HTML made by the old settings.
-RENDER_VERSION = "2"
+RENDER_VERSION = "3"
+
 
 # Ordinary markdown renders at 0.6 s per MB on this machine (prose), a page of code or links in
 # a few seconds: the budget leaves ample room for any real article and stops hostile ones.
@@ -56,6 +77,21 @@ def budget_for(text):
     return RENDER_SECONDS + RENDER_SECONDS_PER_MB * len(text.encode()) / 1_000_000
 
 
+def contents_of(toc_tokens):
+    """[{"id", "name"}] of the `##` headings in order (name as plain text: the template escapes
+    it), or [] when there are fewer than CONTENTS_MIN."""
+    found = []
+
+    def walk(tokens):
+        for token in tokens:
+            if token["level"] == 2:
+                found.append({"id": token["id"], "name": html.unescape(token["name"])})
+            walk(token["children"])
+
+    walk(toc_tokens)
+    return found if len(found) >= CONTENTS_MIN else []
+
+
 def loaded_extensions():
     """EXTENSIONS made here, as Python-Markdown would make them: given a name, it first looks
     among every installed package's entry points, and importing importlib.metadata for that
@@ -70,13 +106,15 @@ def loaded_extensions():
 
 
 def render(text):
+    """(HTML, contents) of a markdown body; raises RenderFailed."""
     converter = getattr(_local, "converter", None)
     if converter is None:
         converter = _local.converter = markdown.Markdown(extensions=loaded_extensions())
     budget = budget_for(text)
     try:
         with cpu_budget(budget):
-            return converter.reset().convert(text)
+            body_html = converter.reset().convert(text)
+            return body_html, contents_of(converter.toc_tokens)
     except RecursionError:
         _local.converter = None  # it stopped half-way: start the next body with a fresh one
         message = "nested too deeply to render (emphasis, lists or quotes inside each other)"

@@ -37,9 +37,10 @@ def key_line(text, key):
 
 def resolve_file(rel, raw, fields, body, content_hash):
     """Resolve a parsed file's references: render its body (if any, unless a draft) with links
-    and images rewritten, turn `image`/`imageAlt` into the stored image, and record the
-    references in fields["references"]. The returned content hash also covers the bytes of the
-    media files it uses, so that the build re-renders its page when one of them changes.
+    and images rewritten, and its contents; turn `image`/`imageAlt` into the stored image, and
+    record the references in fields["references"]. The returned content hash also covers the
+    bytes of the media files it uses, so that the build re-renders its page when one of them
+    changes.
     Returns (fields, content hash); raises ContentInvalid."""
     from .markdown import render
 
@@ -55,13 +56,14 @@ def resolve_file(rel, raw, fields, body, content_hash):
             references.append((key_line(text, "image"), "media/" + image, image))
     if body is not None:
         if draft:  # never published, so never shown: rendered by the edit that publishes it
-            fields["body"], fields["body_html"] = body, ""
+            fields["body"], fields["body_html"], fields["contents"] = body, "", []
         else:
             first_line = text[: len(text) - len(body)].count("\n") + 1
-            document = Document(rel, body, first_line)
+            document = Document(rel, body, first_line, opens_page=not fields.get("image"))
             token = current_document.set(document)
             try:
-                fields["body"], fields["body_html"] = body, render(body)
+                fields["body"] = body
+                fields["body_html"], fields["contents"] = render(body)
             finally:
                 current_document.reset(token)
             references += document.references

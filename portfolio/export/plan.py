@@ -134,7 +134,7 @@ def code_hash():
 
 # What no list, feed, sitemap or index shows (the body, and the importer's record of the file):
 # a change to these alone re-renders only the item's own page and JSON.
-DETAIL_ONLY = {"body", "body_html", "source_path", *importer.STATE}
+DETAIL_ONLY = {"body", "body_html", "contents", "source_path", *importer.STATE}
 
 
 def listed(queryset, *also):

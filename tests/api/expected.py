@@ -74,7 +74,12 @@ def article_list(base=BASE):
 
 
 ARTICLE_BODIES = {
-    "unicode-post": "Article body.\n",
+    "unicode-post": (  # footnotes and headings as written: the API serves the markdown
+        "Article body.[^1]\n\n## Ünïcode ✓ heading\n\nOne.\n\n"
+        "## With `code <b>` & [a link](/stack)\n\nTwo.[^note]\n\n"
+        "## Ünïcode ✓ heading\n\nThree: the same heading again.\n\n"
+        "[^1]: The first note, with [a link](https://example.org/note).\n[^note]: The second note.\n"
+    ),
     "crlf-post": "line one\nline two\n",
     "same-day": "Article body.\n",
     "first-post": "Article body.\n",

@@ -103,6 +103,28 @@ def test_body_images_get_size_alt_lazy_loading_and_variants(media_site):
     assert 'srcset="/media/_v/' in big and 'sizes="(min-width: 46rem)' in big
 
 
+def test_only_an_image_opening_a_body_without_a_page_image_is_fetched_first(media_site):
+    """The page's first picture: fetched at once and first, every other body image lazily."""
+    small = "![S](../media/alpha/small.png)"
+    write_content(
+        media_site,
+        {
+            "articles/opening.md": article("Opening", body=f"Intro.\n\n{small}\n\n{small}\n"),
+            "articles/later.md": article("Later", body=f"One.\n\nTwo.\n\n{small}\n"),
+        },
+    )
+    import_content(media_site, workers=1)
+    opening = Article.objects.get(slug="opening").body_html
+    assert opening.count('fetchpriority="high"') == 1 and opening.count('loading="lazy"') == 1
+    assert opening.index('fetchpriority="high"') < opening.index('loading="lazy"')
+    assert 'fetchpriority="high"' in Article.objects.get(slug="first-post").body_html  # its first line
+    for late in (
+        Article.objects.get(slug="later"),
+        Project.objects.get(slug="alpha-one"),
+    ):  # third; a page image
+        assert "fetchpriority" not in late.body_html and 'loading="lazy"' in late.body_html
+
+
 def test_item_links_become_addresses_and_the_rest_is_left_alone(media_site):
     alpha = Project.objects.get(slug="alpha-one")
     assert 'href="/articles/first-post#top"' in alpha.body_html

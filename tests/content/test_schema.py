@@ -96,7 +96,8 @@ def test_each_configuration_keeps_its_own_template(tmp_path, monkeypatch):
 
 def test_the_bodies_move_to_the_end_of_their_rows_with_their_text(tmp_path):
     """Migration 0004: reading a row's later columns (slug, title, date...) must not walk the
-    overflow pages of its bodies. An existing database keeps every body."""
+    overflow pages of its bodies. An existing database keeps every body. (The contents, read
+    with the bodies only, come after them: 0008.)"""
     db, cache = tmp_path / "db.sqlite3", tmp_path / "schema"
     run(["manage.py", "migrate", "content", "0003", "-v0"], db, cache)
     body, html = "# Ünïcode\n" + "words " * 2000, "<h1>Ünïcode</h1>" + "<p>words</p>" * 2000
@@ -111,16 +112,32 @@ def test_the_bodies_move_to_the_end_of_their_rows_with_their_text(tmp_path):
     with sqlite3.connect(db) as conn:
         for table in ("content_article", "content_project"):
             columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
-            assert columns[-2:] == ["body", "body_html"], columns
+            assert columns[-3:] == ["body", "body_html", "contents"], columns
         assert conn.execute("SELECT slug, body, body_html FROM content_article").fetchall() == [
             ("a", body, html)
         ]
 
 
+def test_the_listing_index_outlives_the_table_remade_for_the_contents(tmp_path):
+    """Migration 0008 adds a column by remaking the article table, which drops article_listing:
+    it is there after 0008, and after 0008 is undone."""
+    db, cache = tmp_path / "db.sqlite3", tmp_path / "schema"
+
+    def listing_index():
+        with sqlite3.connect(db) as conn:
+            return {row[2] for row in conn.execute("PRAGMA index_info('article_listing')")}
+
+    run(["manage.py", "migrate", "content", "0008", "-v0"], db, cache)
+    assert "title" in listing_index() and "contents" not in listing_index()
+    run(["manage.py", "migrate", "content", "0007", "-v0"], db, cache)
+    assert "title" in listing_index()
+
+
 @pytest.mark.django_db
 def test_the_lists_and_the_builds_keys_read_the_articles_listing_index_not_the_rows():
-    """On SQLite, article_listing (migration 0005) holds every article column but the bodies,
-    so the queries that skip the bodies never read a row (10,000 pages at 10,000 articles)."""
+    """On SQLite, article_listing (migration 0005, made again by 0008) holds every article
+    column but the bodies and the contents, so the queries that skip them never read a row
+    (10,000 pages at 10,000 articles)."""
     from django.db import connection
 
     from portfolio.content.models import Article
@@ -129,9 +146,9 @@ def test_the_lists_and_the_builds_keys_read_the_articles_listing_index_not_the_r
     with connection.cursor() as cursor:
         indexed = {row[2] for row in cursor.execute("PRAGMA index_info('article_listing')")}
         columns = {field.column for field in Article._meta.concrete_fields}
-        assert indexed == columns - {"body", "body_html"}
+        assert indexed == columns - {"body", "body_html", "contents"}
         queries = [
-            Article.objects.published().defer("body", "body_html").query.sql_with_params(),
+            Article.objects.published().defer("body", "body_html", "contents").query.sql_with_params(),
             Article.objects.published().values_list("slug", "title", "content_hash").query.sql_with_params(),
         ]
         with CaptureQueriesContext(connection) as captured:

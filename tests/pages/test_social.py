@@ -77,7 +77,8 @@ def test_profile_links_are_rel_me(pages):
 def test_cards_and_pages_show_the_item_image_with_its_size(pages):
     card = re.search(r'<img class="card-image"[^>]*>', pages["/projects"])[0]
     assert 'src="/media/alpha/cover.png"' in card and 'width="1600" height="900"' in card
-    assert 'alt="The alpha cover"' in card and 'loading="lazy"' in card and "srcset=" in card
+    assert 'alt="The alpha cover"' in card and "srcset=" in card
+    assert 'fetchpriority="high"' in card and "loading=" not in card  # the list's first picture
     hero = re.search(r'<img class="page-image"[^>]*>', pages["/projects/alpha-one"])[0]
     assert 'fetchpriority="high"' in hero and "loading=" not in hero
 
