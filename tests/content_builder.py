@@ -101,7 +101,9 @@ FILES = {
         "\n", "\r\n"
     ),
     "articles/unicode-post.md": "\ufeff"
-    + article("Ünïcode ✓ 日本語", date="2026-05-05", tags="[ünï]", aliases="[old-unicode]", body=UNICODE_POST_BODY),
+    + article(
+        "Ünïcode ✓ 日本語", date="2026-05-05", tags="[ünï]", aliases="[old-unicode]", body=UNICODE_POST_BODY
+    ),
 }
 
 DRAFT_SLUG, DRAFT_TITLE = "secret-draft", "Secret draft title"
