@@ -70,7 +70,7 @@ def test_pages_show_the_html_stored_at_import(get):
 def test_article_list_newest_first_with_tags(get):
     _, body = get("/articles")
     assert in_order(body, "Ünïcode ✓ 日本語", "CRLF post", "Same day published", "First post")
-    assert "<li>intro</li><li>meta</li>" in body
+    assert '<li><a href="/tags/intro">intro</a></li><li><a href="/tags/meta">meta</a></li>' in body
     assert '<link rel="alternate" type="application/json" href="/api/v1/articles.json">' in body
 
 
@@ -78,7 +78,7 @@ def test_article_detail(get):
     _, body = get("/articles/first-post")
     assert "<title>First post · Test Portfolio</title>" in body
     assert '<meta name="description" content="An article description">' in body
-    assert '<time datetime="2025-01-10">' in body and "<li>intro</li>" in body
+    assert '<time datetime="2025-01-10">' in body and '<a href="/tags/intro">intro</a>' in body
     assert "Article body." in body
     assert '<meta property="og:type" content="article">' in body
 
