@@ -20,6 +20,7 @@ import jinja2
 from django.conf import settings
 from django.template import defaultfilters
 from django.urls import reverse
+from django.utils.encoding import escape_uri_path
 from django.utils.text import capfirst
 from django.utils.timezone import template_localtime
 from django.utils.translation import get_language
@@ -78,7 +79,10 @@ def environment(**options):
         structured_data=structured_data,
         tag_address=tag_address,
     )
-    env.filters.update(date=date, capfirst=capfirst, oneline=oneline, link_text=link_text)
+    # `uri`: a request's path as an address (percent-encoded, as a tag's in another script is).
+    env.filters.update(
+        date=date, capfirst=capfirst, oneline=oneline, link_text=link_text, uri=escape_uri_path
+    )
     return env
 
 

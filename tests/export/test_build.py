@@ -97,7 +97,10 @@ EDITS = [
     # Tags (pages/tags.py): python's items make pages of two. A tag is spelt as its newest item
     # spells it: notes, once it has it, then delta, moved to a later date.
     ("add a tag", {"articles/first-post.md": (None, "tags: [intro, meta]", "tags: [intro, meta, Python]")}),
-    ("add a new article with tags", {"articles/notes.md": article("Notes", date="2026-08-08", tags="[日本語, python]")}),
+    (
+        "add a new article with tags",
+        {"articles/notes.md": article("Notes", date="2026-08-08", tags="[日本語, python]")},
+    ),
     ("respell a tag", {"articles/notes.md": (None, "python]", "PYTHON]")}),
     ("remove a tag's last item", {"articles/unicode-post.md": (None, "tags: [ünï]", "tags: []")}),
     ("move an item to another date", {"projects/delta.md": (None, "date: 2024-12-24", "date: 2026-09-09")}),
