@@ -32,9 +32,10 @@ from .state import BuildFailed
 
 LIST_KEYS = {"api/v1/projects.json": "projects", "api/v1/articles.json": "articles"}
 # The files whose links into the site must resolve, and how their links are written: llms.txt
-# and the feeds (the site's and each tag's; links in their entries' escaped HTML are not theirs).
+# and the feeds (the site's and each tag's). A feed's own <link>s and ids only: its entries'
+# bodies are escaped HTML (`&lt;a href="..."`), whose links are the pages' own.
 LLMS_LINK = re.compile(r"\]\((?P<url>[^)\s]+)\)")
-FEED_LINK = re.compile(r"""(?:href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)""")
+FEED_LINK = re.compile(r"""(?:<link href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)""")
 LINK_SOURCE = re.compile(r"llms\.txt|feed\.xml|tags/[^/]+/feed\.xml")
 # Where a draft could be named, in bytes: its address, its JSON slug, its JSON title; the group
 # is what follows the prefix (a slug's whole run of slug characters, or a JSON string).
