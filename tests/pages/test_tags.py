@@ -83,6 +83,11 @@ def test_tags_with_one_slug_are_one_tag_spelt_as_its_newest_item(get, imported):
     assert "<h1>Django REST framework</h1>" in body
 
 
+def test_the_lists_link_the_tags(get):
+    for path in ["/articles", "/projects"]:
+        assert '<a href="/tags">by tag</a>' in get(path)[1], path
+
+
 def test_every_pill_links_its_tag(get):
     _, body = get("/articles")
     assert f'<li><a href="{UNICODE}">ünï</a></li>' in body
