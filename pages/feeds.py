@@ -78,10 +78,14 @@ class AtomFeed(Atom1Feed):
 
 
 class Channel(NamedTuple):
-    """What a feed is of: the whole site, or one of its tags."""
+    """What a feed follows (the whole site, or one of its tags) and what it says of it."""
 
     site: Site
-    tag: tags.Tag | None = None
+    title: str
+    subtitle: str
+    page: str  # the address of the page it follows
+    address: str  # its own
+    tag: str = ""  # the tag's slug
 
 
 class SiteFeed(Feed):
@@ -92,7 +96,8 @@ class SiteFeed(Feed):
     max_entries = 50
 
     def get_object(self, request):
-        return Channel(Site.load())
+        site = Site.load()
+        return Channel(site, site.title, site.description, "/", reverse("pages:feed"))
 
     def entries(self, channel):
         """The newest max_entries projects and published articles."""
@@ -106,22 +111,16 @@ class SiteFeed(Feed):
     # Every text goes through xml_text: Django's XML writer raises on a control character (a
     # failed build), and lets U+FFFE through (a feed that is not well-formed).
     def title(self, channel):
-        if channel.tag:
-            return xml_text(f"{channel.tag.name} · {channel.site.title}")
-        return xml_text(channel.site.title)
+        return xml_text(channel.title)
 
     def subtitle(self, channel):
-        if channel.tag:
-            return xml_text(f"Projects and articles tagged “{channel.tag.name}”, newest first.")
-        return xml_text(channel.site.description)
+        return xml_text(channel.subtitle)
 
     def link(self, channel):
-        return xml_text(channel.site.base_url + (channel.tag.address if channel.tag else "/"))
+        return xml_text(channel.site.base_url + channel.page)
 
     def feed_url(self, channel):
-        return xml_text(
-            channel.site.base_url + (channel.tag.feed_address if channel.tag else reverse("pages:feed"))
-        )
+        return xml_text(channel.site.base_url + channel.address)
 
     def author_name(self, channel):
         return xml_text(channel.site.author)
@@ -165,8 +164,10 @@ class TagFeed(SiteFeed):
         tag = tags.tag(slug)
         if tag is None:
             raise Http404("No such tag")
-        return Channel(Site.load(), tag)
+        site = Site.load()
+        about = f"Projects and articles tagged “{tag.name}”, newest first."
+        return Channel(site, f"{tag.name} · {site.title}", about, tag.address, tag.feed_address, tag.slug)
 
     def entries(self, channel):
-        taggings = list(tags.tagged(channel.tag.slug)[: self.max_entries])
+        taggings = list(tags.tagged(channel.tag)[: self.max_entries])
         return [item for _kind, item in tags.items_of(taggings, PROJECT_ENTRY, ARTICLE_ENTRY)]

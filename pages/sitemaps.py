@@ -95,11 +95,9 @@ class TagSitemap(BaseUrlSitemap):
         if page is None:
             return reverse("pages:tags")
         tag, number = page
-        return (
-            tag.address
-            if number == 1
-            else reverse("pages:tag-page", kwargs={"slug": tag.slug, "page": number})
-        )
+        if number == 1:
+            return tag.address
+        return reverse("pages:tag-page", kwargs={"slug": tag.slug, "page": number})
 
     def lastmod(self, page):
         return self.get_latest_lastmod() if page is None else page[0].latest
