@@ -88,6 +88,15 @@ def test_the_lists_link_the_tags(get):
         assert '<a href="/tags">by tag</a>' in get(path)[1], path
 
 
+def test_an_item_spelling_one_tag_twice_counts_once(get, imported):
+    write_content(
+        imported, {"articles/twice.md": article("Twice", date="2026-12-12", tags="[Meta, meta, intro]")}
+    )
+    import_content(imported, workers=1)
+    assert ("/tags/meta", "Meta", "2") in tag_index(get("/tags")[1])
+    assert items_on(get("/tags/meta")[1]) == ["/articles/twice", "/articles/first-post"]
+
+
 def test_every_pill_links_its_tag(get):
     _, body = get("/articles")
     assert f'<li><a href="{UNICODE}">ünï</a></li>' in body
