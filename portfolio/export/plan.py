@@ -186,9 +186,14 @@ class Keys:
         for i, row in enumerate(articles):
             slug = row[a_slug]
             self.memo[f"articles:{slug}"] = hash_of(self.site, slug, row[-1], around[i], around[i + 2])
-        # As text once: each hash would make it again from 10,000 rows (25 ms each time).
-        listed_projects = str([row[:-1] for row in projects])
-        listed_articles = str([row[:-1] for row in articles])
+        # As text once, each row's and the whole list's (the same text as str() of the list):
+        # each hash would make it again from 10,000 rows (25 ms each time).
+        texts = {
+            kind: [str(row[:-1]) for row in rows]
+            for kind, rows in (("projects", projects), ("articles", articles))
+        }
+        listed_projects = f"[{', '.join(texts['projects'])}]"
+        listed_articles = f"[{', '.join(texts['articles'])}]"
         # llms.txt lists the parts of the full text, and each part holds its items' whole files.
         parts = llms_full_parts()
         size = settings.LIST_PAGE_SIZE  # the sitemap lists the lists' pages
@@ -201,18 +206,23 @@ class Keys:
             self.memo[f"llms-full:{number}"] = hash_of(self.site, number, len(parts), budget, shown)
         # Each page of a human list shows its own items (what the lists show of them) and links to
         # the pages around it: an edit re-renders the page holding the item, a new item every page.
-        for kind, rows in (("projects", projects), ("articles", articles)):
+        for kind, rows in texts.items():
             count = max(1, -(-len(rows) // size))  # an empty list is one page saying so
             for number in range(1, count + 1):
-                shown = [row[:-1] for row in rows[(number - 1) * size : number * size]]
-                self.memo[f"{kind}-page:{number}"] = hash_of(self.site, kind, number, count, shown)
+                shown = rows[(number - 1) * size : number * size]
+                self.memo[f"{kind}-page:{number}"] = hash_of(self.site, kind, number, count, *shown)
         # The feeds show their newest items whole: the site's, of the newest of both lists.
         newest = SiteFeed.max_entries
         feed = hash_of(self.site, "feed", newest, projects[:newest], articles[:newest])
-        tags = self.tag_keys(
-            {("projects", row[p_slug]): row for row in projects}
-            | {("articles", row[a_slug]): row for row in articles}
+        items = {
+            ("projects", row[p_slug]): (text, row[-1], row[p_date])
+            for row, text in zip(projects, texts["projects"], strict=True)
+        }
+        items.update(
+            (("articles", row[a_slug]), (text, row[-1], row[a_date]))
+            for row, text in zip(articles, texts["articles"], strict=True)
         )
+        tags = self.tag_keys(items)
         self.shows = {
             "site": self.site,
             "feed": feed,
@@ -224,30 +234,33 @@ class Keys:
             "article-dates": hash_of(self.site, [(row[a_slug], row[a_date]) for row in articles]),
         }
 
-    def tag_keys(self, rows):
+    def tag_keys(self, items):
         """The keys of each tag's pages and feed (into memo), and of /tags and the tags' sitemap
-        (returned). `rows`: {(kind, slug): row} of every published item, as listed, its
-        content hash last: a tag's page shows what the lists show of its items, its feed their
+        (returned). `items`: {(kind, slug): (list fields as text, content hash, date)} of every
+        published item: a tag's page shows what the lists show of its items, its feed their
         bodies too."""
         size, newest = settings.LIST_PAGE_SIZE, SiteFeed.max_entries
         uses = Tagging.objects.order_by("slug", "-date", "item", "-kind").values_list(
-            "slug", "name", "kind", "item", "date"
+            "slug", "name", "kind", "item"
         )
+        with connection.cursor() as cursor:  # as listed() reads: no model made
+            cursor.execute(*uses.query.sql_with_params())
+            uses = cursor.fetchall()
         index, dates = [], []
         for slug, group in groupby(uses, key=lambda use: use[0]):
-            group = list(group)  # newest first: the first names the tag
-            name = group[0][1]
-            items = [(kind, rows[kind, item]) for _, _, kind, item, _ in group]
-            counts = [sum(kind == wanted for kind, _ in items) for wanted in ("projects", "articles")]
-            count = max(1, -(-len(items) // size))
+            group = list(group)  # newest first: the first names the tag and dates it
+            name, keys = group[0][1], [(kind, item) for _, _, kind, item in group]
+            counts = [sum(kind == wanted for kind, _ in keys) for wanted in ("projects", "articles")]
+            count = max(1, -(-len(keys) // size))
             for number in range(1, count + 1):
-                shown = [(kind, row[:-1]) for kind, row in items[(number - 1) * size : number * size]]
+                shown = [f"{key[0]}\0{items[key][0]}" for key in keys[(number - 1) * size : number * size]]
                 self.memo[f"tag-page:{slug}:{number}"] = hash_of(
-                    self.site, "tag", slug, name, counts, number, count, shown
+                    self.site, "tag", slug, name, counts, number, count, *shown
                 )
-            self.memo[f"tag-feed:{slug}"] = hash_of(self.site, "tag-feed", slug, name, items[:newest])
+            whole = [f"{key[0]}\0{items[key][0]}\0{items[key][1]}" for key in keys[:newest]]
+            self.memo[f"tag-feed:{slug}"] = hash_of(self.site, "tag-feed", slug, name, *whole)
             index.append((slug, name, counts))
-            dates.append((slug, count, group[0][4]))
+            dates.append((slug, count, items[keys[0]][2]))
         return {
             "tags": hash_of(self.site, "tags", index),
             "tag-dates": hash_of(self.site, "tag-dates", dates),
