@@ -71,11 +71,13 @@ def tags(slug=None):
         rows.order_by("slug")
         .values("slug")
         .annotate(
-            name=Subquery(newest),
             projects=Count("id", filter=Q(kind=Tagging.Kind.PROJECTS)),
             articles=Count("id", filter=Q(kind=Tagging.Kind.ARTICLES)),
             latest=Max("date"),
         )
+        # After the counts, so that it is not grouped by: grouped, it ran once per row (13 ms
+        # for /tags at L instead of 2.6).
+        .annotate(name=Subquery(newest))
     )
     return [Tag(**row) for row in rows]
 
@@ -95,10 +97,8 @@ def items_of(taggings, project_fields, article_fields):
     """(kind, item) of the projects and published articles of `taggings`, in their order, each
     loaded with the fields named."""
     slugs = {kind: [t.item for t in taggings if t.kind == kind] for kind in Tagging.Kind.values}
-    found = {
-        ("projects", p.slug): p
-        for p in Project.objects.filter(slug__in=slugs["projects"]).only(*project_fields)
-    }
+    projects = Project.objects.filter(slug__in=slugs["projects"]).only(*project_fields)
+    found = {("projects", p.slug): p for p in projects}
     articles = Article.objects.published().filter(slug__in=slugs["articles"]).only(*article_fields)
     found.update((("articles", a.slug), a) for a in articles)
     return [(key[0], found[key]) for key in ((t.kind, t.item) for t in taggings) if key in found]
