@@ -9,6 +9,7 @@ LINKS = {
     "home": "pages:home",
     "projects": "pages:projects",
     "articles": "pages:articles",
+    "tags": "pages:tags",
     "stack": "pages:stack",
     "developers": "pages:developers",
     "contact": "contact:form",

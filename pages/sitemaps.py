@@ -1,4 +1,4 @@
-"""/sitemap-index.xml and its sections (/sitemap-pages.xml, -projects, -articles).
+"""/sitemap-index.xml and its sections (/sitemap-pages.xml, -projects, -articles, -tags).
 
 django.contrib.sitemaps builds locations from the request's scheme and host, which
 django-distill's internal request gets wrong (`None://localhost`): locations here come from
@@ -12,9 +12,10 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.functional import cached_property
 
+from pages import tags
 from pages.plain_text import xml_text
-from pages.views import later_article_pages, later_project_pages
-from portfolio.content.models import Article, Project, Site, Stack
+from pages.views import later_article_pages, later_project_pages, page_numbers
+from portfolio.content.models import Article, Project, Site, Stack, Tagging
 
 # The contact app owns the page; it is a human page all the same.
 CONTACT_PATH = "/contact"
@@ -83,9 +84,35 @@ class ArticleSitemap(BaseUrlSitemap):
         return Article.objects.published().aggregate(latest=Max("date"))["latest"]
 
 
+class TagSitemap(BaseUrlSitemap):
+    """/tags (None) and every page of every tag ((tag, number)), each dated by the newest item
+    it has."""
+
+    def items(self):
+        return [None, *((tag, number) for tag in self.tags for number in page_numbers(tag.count))]
+
+    def location(self, page):
+        if page is None:
+            return reverse("pages:tags")
+        tag, number = page
+        if number == 1:
+            return tag.address
+        return reverse("pages:tag-page", kwargs={"slug": tag.slug, "page": number})
+
+    def lastmod(self, page):
+        return self.get_latest_lastmod() if page is None else page[0].latest
+
+    @cached_property
+    def tags(self):
+        return tags.tags()
+
+    def get_latest_lastmod(self):
+        return Tagging.objects.aggregate(latest=Max("date"))["latest"]
+
+
 # One section holds at most 50,000 URLs (Sitemap.limit); past that the view paginates with ?p=,
 # which a static host cannot serve: split the section instead.
-SECTIONS = {"pages": PageSitemap, "projects": ProjectSitemap, "articles": ArticleSitemap}
+SECTIONS = {"pages": PageSitemap, "projects": ProjectSitemap, "articles": ArticleSitemap, "tags": TagSitemap}
 
 
 def section_names():

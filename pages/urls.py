@@ -2,15 +2,18 @@
 slash). Every GET route is a distill_path so that the static export (django-distill) freezes it:
 `distill_func` lists the parameters, `distill_file` names the file."""
 
+from django.urls import register_converter
 from django.views.generic import TemplateView
 from django_distill import distill_path
 
 from portfolio.content.distill import project_slugs, published_article_slugs
 
-from . import assets, media, sitemaps, twins, views
-from .feeds import SiteFeed
+from . import assets, media, sitemaps, tags, twins, views
+from .feeds import SiteFeed, TagFeed
 
 text_plain = "text/plain; charset=utf-8"
+
+register_converter(tags.TagConverter, "tag")
 
 app_name = "pages"
 
@@ -62,6 +65,30 @@ urlpatterns = [
         name="article",
         distill_func=published_article_slugs,
         distill_file="articles/{}.html",
+    ),
+    # The tags (pages/tags.py): their index, each tag's pages (as the lists') and its feed. A tag's
+    # slug may be in any script: the files are named with it, the addresses percent-encode it.
+    distill_path("tags", views.tag_index, name="tags", distill_file="tags.html"),
+    distill_path(
+        "tags/<tag:slug>",
+        views.TagPage.as_view(),
+        name="tag",
+        distill_func=tags.tag_slugs,
+        distill_file="tags/{}.html",
+    ),
+    distill_path(
+        "tags/<tag:slug>/page/<int:page>",
+        views.TagPage.as_view(),
+        name="tag-page",
+        distill_func=views.later_tag_pages,
+        distill_file="tags/{}/page/{}.html",
+    ),
+    distill_path(
+        "tags/<tag:slug>/feed.xml",
+        TagFeed(),
+        name="tag-feed",
+        distill_func=tags.tag_slugs,
+        distill_file="tags/{}/feed.xml",
     ),
     distill_path("stack", views.stack, name="stack", distill_file="stack.html"),
     distill_path("developers", views.developers, name="developers", distill_file="developers.html"),

@@ -12,6 +12,7 @@ from django.views.generic import DetailView, TemplateView
 
 from portfolio.content.models import Article, Project, Site, Stack
 
+from . import tags
 from .assets import url as static
 from .twins import llms_full_parts
 
@@ -32,19 +33,25 @@ def home(request):
 
 
 class ListPage(View):
-    """A page of the projects or of the published articles, newest first: settings.LIST_PAGE_SIZE
-    items each. Page 1 is the list's own address (`name`), the later ones `<name>-page`; page 1
-    under the later pages' route, and pages past the last, are not found."""
+    """A page of a list, newest first: settings.LIST_PAGE_SIZE items each (the projects, the
+    published articles, a tag's items). Page 1 is the list's own address (route `name`), the later
+    ones `<name>-page`; page 1 under the later pages' route, and pages past the last, are not
+    found. `items()` is what is paginated, `shown()` what a page shows of its slice, under the
+    name `object_name` (`name` unless told)."""
 
-    template_name = name = json_twin = None
+    template_name = name = object_name = json_twin = None
 
     def items(self):
         raise NotImplementedError
 
+    def shown(self, object_list):
+        return object_list
+
     def page_url(self, number):
+        kwargs = {key: value for key, value in self.kwargs.items() if key != "page"}
         if number == 1:
-            return reverse(f"pages:{self.name}")
-        return reverse(f"pages:{self.name}-page", kwargs={"page": number})
+            return reverse(f"pages:{self.name}", kwargs=kwargs)
+        return reverse(f"pages:{self.name}-page", kwargs={**kwargs, "page": number})
 
     def context(self, number):
         paginator = list_paginator(self.items())
@@ -52,7 +59,7 @@ class ListPage(View):
             raise Http404("No such page")
         page = paginator.page(number)
         return {
-            self.name: page.object_list,
+            self.object_name or self.name: self.shown(page.object_list),
             "page_number": number,
             "page_count": paginator.num_pages,
             "prev_url": self.page_url(number - 1) if page.has_previous() else None,
@@ -60,7 +67,7 @@ class ListPage(View):
             "json_twin": self.json_twin,
         }
 
-    def get(self, request, page=None):
+    def get(self, request, page=None, **kwargs):
         if page is not None and page < 2:  # page 1 has one address, the list's own
             raise Http404("Page 1 is the list's own address")
         return render(request, self.template_name, self.context(1 if page is None else page))
@@ -68,6 +75,11 @@ class ListPage(View):
 
 def list_paginator(items):
     return Paginator(items, settings.LIST_PAGE_SIZE)
+
+
+def page_numbers(count):
+    """The numbers of the pages that a list of `count` items fills."""
+    return list_paginator(range(count)).page_range
 
 
 def later_pages(items):
@@ -81,6 +93,12 @@ def later_project_pages():
 
 def later_article_pages():
     return later_pages(Article.objects.published())
+
+
+def later_tag_pages():
+    """(tag slug, page number) of every tag's pages after the first."""
+    for found in tags.tags():
+        yield from ((found.slug, str(number)) for number in page_numbers(found.count)[1:])
 
 
 class ProjectList(ListPage):
@@ -134,6 +152,31 @@ class ArticlePage(ItemPage):
         if self.object.draft:
             context["json_twin"] = None  # the API never serves a draft
         return context
+
+
+def tag_index(request):
+    """/tags: every tag with how many projects and articles have it."""
+    return render(request, "pages/tags.html", {"tags": tags.tags()})
+
+
+class TagPage(ListPage):
+    """A tag's projects and published articles, newest first (then by slug), in pages."""
+
+    template_name = "pages/tag.html"
+    name = "tag"
+    object_name = "items"
+
+    def items(self):
+        return tags.tagged(self.tag.slug)
+
+    def shown(self, object_list):
+        return tags.items_of(list(object_list), PROJECT_CARD, ARTICLE_ITEM)
+
+    def context(self, number):
+        self.tag = tags.tag(self.kwargs["slug"])
+        if self.tag is None:
+            raise Http404("No such tag")
+        return {**super().context(number), "tag": self.tag}
 
 
 def stack(request):
@@ -195,5 +238,6 @@ class LlmsTxtView(TemplateView):
             projects=Project.objects.only("slug", "title", "tagline"),
             articles=Article.objects.published().only("slug", "title", "description"),
             llms_full_parts=len(llms_full_parts()),
+            tags=tags.tags(),
             **kwargs,
         )

@@ -5,7 +5,8 @@ instead of ~0.5 ms, and a build renders 10,000+ pages and lists of thousands of 
 and django.contrib.sitemaps keep their own DTL templates (the second engine).
 
 The templates see what the DTL ones did: `static` (content-hashed names, pages.assets) and `url`
-(reverse, positional arguments: `url("pages:project", slug)`) as globals, and the filters below.
+(reverse, positional arguments: `url("pages:project", slug)`) as globals, and the filters below;
+`tag_address(tag)` gives a tag pill's link (pages.tags).
 `{% csrf_token %}` would be `{{ csrf_input }}` (the backend provides it, with `request`).
 """
 
@@ -19,6 +20,7 @@ import jinja2
 from django.conf import settings
 from django.template import defaultfilters
 from django.urls import reverse
+from django.utils.encoding import escape_uri_path
 from django.utils.text import capfirst
 from django.utils.timezone import template_localtime
 from django.utils.translation import get_language
@@ -26,6 +28,7 @@ from django.utils.translation import get_language
 from pages import assets
 from pages.plain_text import link_text, oneline
 from pages.social import social_image, structured_data
+from pages.tags import tag_address
 
 
 def url(viewname, *args):
@@ -69,8 +72,17 @@ def environment(**options):
     )
     options.setdefault("bytecode_cache", bytecode_cache())
     env = jinja2.Environment(**options)
-    env.globals.update(static=static, url=url, social_image=social_image, structured_data=structured_data)
-    env.filters.update(date=date, capfirst=capfirst, oneline=oneline, link_text=link_text)
+    env.globals.update(
+        static=static,
+        url=url,
+        social_image=social_image,
+        structured_data=structured_data,
+        tag_address=tag_address,
+    )
+    # `uri`: a request's path as an address (percent-encoded, as a tag's in another script is).
+    env.filters.update(
+        date=date, capfirst=capfirst, oneline=oneline, link_text=link_text, uri=escape_uri_path
+    )
     return env
 
 

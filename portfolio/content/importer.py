@@ -24,7 +24,7 @@ from .files import entry_problem, read
 from .loader import ContentError, ContentInvalid
 from .markdown import RENDER_VERSION, RenderFailed
 from .media import VARIANT_VERSION, MediaSync, make_variants
-from .models import Article, DailyDriver, ImportState, Project, Site, Stack, StackModel
+from .models import Article, DailyDriver, ImportState, Project, Site, Stack, StackModel, Tagging
 
 SCHEMAS = {"projects": loader.PROJECT, "articles": loader.ARTICLE}
 MODELS = {"projects": Project, "articles": Article}
@@ -139,7 +139,9 @@ def listing(folder, collection, only):
 # What the rows are made with: the bodies' HTML and the names of the image variants it shows.
 # Part of every file's hash, and stored (ImportState): when it changes, the next import parses
 # and renders every file again, unchanged ones included.
-IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}"
+# "tags 1": the tags' rules (loader.tag_list) and their index (models.Tagging), which rows made
+# before them lack.
+IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1"
 
 
 def digest(raw):
@@ -413,11 +415,30 @@ class Writer:
         # Replacing a changed row keeps its identity: the slug is the primary key.
         self.delete(model, [row.slug for row in rows])
         model.objects.bulk_create(rows, batch_size=BATCH)
+        Tagging.objects.bulk_create((tagging for row in rows for tagging in taggings(collection, row)), BATCH)
 
     @staticmethod
     def delete(model, slugs):
+        kind = next(collection for collection, known in MODELS.items() if known is model)
         for start in range(0, len(slugs), BATCH):
-            model.objects.filter(slug__in=slugs[start : start + BATCH]).delete()
+            batch = slugs[start : start + BATCH]
+            model.objects.filter(slug__in=batch).delete()
+            Tagging.objects.filter(kind=kind, item__in=batch).delete()
+
+
+def taggings(collection, row):
+    """The index rows of a published item's tags: one per tag slug, spelt as the item first
+    spells it."""
+    if getattr(row, "draft", False):
+        return []
+    tags = row.tags if collection == "articles" else row.stack
+    spelt = {}
+    for name in tags:
+        spelt.setdefault(loader.tag_slug(name), name)
+    return [
+        Tagging(slug=slug, name=name, kind=collection, item=row.slug, date=row.date)
+        for slug, name in spelt.items()
+    ]
 
 
 def slug_of(rel):

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 import yaml
+from django.utils.text import slugify
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 SLUG_RULE = "lowercase letters and digits, with single '-' or '_' between them"
@@ -34,6 +35,10 @@ YAML_DEPTH_MAX = 20
 YAML_ALIAS_NODES_MAX = 10_000
 # Characters of one number: int("9" * 5000) raises, base-60 numbers (1:2:3...) take quadratic time.
 YAML_NUMBER_CHARS_MAX = 100
+
+# A tag's slug names its page's file (tags/<slug>.html, tags/<slug>/...): at most this many bytes
+# of UTF-8, well inside the 255 a file name may have.
+TAG_SLUG_MAX_BYTES = 200
 
 # One segment of a path under media/ (the format's "Media" section).
 MEDIA_SEGMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -302,6 +307,33 @@ def slug_list(value):
     return value
 
 
+def tag_slug(tag):
+    """The slug of a tag (an article's `tags` entry, a project's `stack` entry): its page is
+    /tags/<slug>, and tags with the same slug are one tag."""
+    return slugify(tag, allow_unicode=True)
+
+
+def tag_list(value):
+    """A list of tags: strings of at most LINE_MAX characters, each with a slug that is not
+    empty (`!!!` has none) and fits a file name."""
+    list_of_strings(value)
+    for index, tag in enumerate(value):
+        slug = tag_slug(tag)
+        if len(tag) > LINE_MAX:
+            raise Invalid(f"item {index}: expected at most {LINE_MAX} characters; got {len(tag):,}")
+        if not slug:
+            raise Invalid(
+                f"item {index}: {describe(tag)} has no letter or digit to make its address "
+                "(/tags/<slug>) from"
+            )
+        if len(slug.encode()) > TAG_SLUG_MAX_BYTES:
+            raise Invalid(
+                f"item {index}: its address (/tags/<slug>) would be {len(slug.encode()):,} bytes long; "
+                f"expected at most {TAG_SLUG_MAX_BYTES}"
+            )
+    return value
+
+
 def string_map(value):
     """A mapping of string to string, kept in the file's order as [key, value] pairs."""
     if not isinstance(value, dict):
@@ -338,7 +370,7 @@ PROJECT = {
     "description": Field(text),
     "github": Field(http_uri, max_length=LINE_MAX),
     "status": Field(one_of("active", "reference", "experimental")),
-    "stack": Field(list_of_strings),
+    "stack": Field(tag_list),
     "featured": Field(boolean, required=False, default=False),
     "date": Field(date),
     "caseStudy": Field(string_map, required=False, default=[]),
@@ -351,7 +383,7 @@ ARTICLE = {
     "title": Field(text, max_length=LINE_MAX),
     "description": Field(text),
     "date": Field(date),
-    "tags": Field(list_of_strings, required=False, default=[]),
+    "tags": Field(tag_list, required=False, default=[]),
     "draft": Field(boolean, required=False, default=False),
     "image": Field(media_path, required=False, default=""),
     "imageAlt": Field(text, required=False, default=""),

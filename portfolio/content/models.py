@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from portfolio.reversing import reverse_slug, slug_reverser
 
-from .loader import LINE_MAX, SLUG_MAX
+from .loader import LINE_MAX, SLUG_MAX, TAG_SLUG_MAX_BYTES
 
 
 class Imported(models.Model):
@@ -198,6 +198,34 @@ class Alias(models.Model):
 
     def __str__(self):
         return f"{self.collection}/{self.slug} -> {self.target}"
+
+
+class Tagging(models.Model):
+    """One published item's use of one tag (an article's `tags` entry, a project's `stack` entry),
+    written by the importer with the item: the tag pages' index. A draft's tags are not here:
+    drafts never count. The item's date is repeated so that a tag's items are read newest first
+    from one index, as the tag pages list them (then by slug, a project before an article)."""
+
+    class Kind(models.TextChoices):
+        PROJECTS = "projects"
+        ARTICLES = "articles"
+
+    slug = models.CharField(max_length=TAG_SLUG_MAX_BYTES, help_text="The tag's slug (loader.tag_slug).")
+    name = models.CharField(max_length=LINE_MAX, help_text="The tag as this item spells it.")
+    kind = models.CharField(max_length=10, choices=Kind)
+    item = models.CharField(max_length=SLUG_MAX, help_text="The item's slug.")
+    date = models.DateField()
+
+    class Meta:
+        ordering = ["slug", "-date", "item", "-kind"]
+        indexes = [
+            models.Index(fields=["slug", "-date", "item", "-kind"], name="tagging_newest"),
+            models.Index(fields=["kind", "item"], name="tagging_item"),
+        ]
+        constraints = [models.UniqueConstraint(fields=["slug", "kind", "item"], name="tagging_once")]
+
+    def __str__(self):
+        return f"{self.kind}/{self.item}: {self.name}"
 
 
 class Site(Imported):

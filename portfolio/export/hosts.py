@@ -51,12 +51,16 @@ SERVICE_DESC_LINK = '</openapi.json>; rel="service-desc"'
 # every response, known or not, gets the security headers from `/*` in any case.
 # `/projects*` rather than `/projects` plus `/projects/*`: Netlify's `/projects/*` also matches
 # `/projects`, and the two would set the same headers twice there.
-PAGES = ["/", "/projects*", "/articles*", "/stack", "/developers", "/contact*"]
+# A tag's pages are matched segment by segment (`/tags*` would match its feed too, and set its
+# Cache-Control twice).
+PAGES = ["/", "/projects*", "/articles*", "/tags", "/tags/:tag", "/tags/:tag/page/:page", "/stack",
+         "/developers", "/contact*"]  # fmt: skip
 STATIC = "/static/*"
 # Static names carry a content hash (pages/assets.py): a changed file is a new address.
 IMMUTABLE = "Cache-Control: public, max-age=31536000, immutable"
 MARKDOWN = ["Content-Type: text/markdown; charset=utf-8", ANYONE]
 TEXT = ["Content-Type: text/plain; charset=utf-8", ANYONE, REVALIDATE]
+ATOM = ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]
 CATALOG_TYPE = 'Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
 
 
@@ -108,7 +112,8 @@ def header_rules():
         ("/.well-known/api-catalog", [CATALOG_TYPE, ANYONE, REVALIDATE]),
         ("/llms.txt", TEXT),
         ("/llms-full*", TEXT),  # llms-full.txt and its parts, llms-full-<n>.txt
-        ("/feed.xml", ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]),
+        ("/feed.xml", ATOM),
+        ("/tags/:tag/feed.xml", ATOM),
         (STATIC, [IMMUTABLE]),
     ]
 

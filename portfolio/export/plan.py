@@ -4,9 +4,10 @@ django-distill is the one registry of URLs (`distill_path` in each app's urls.py
 parameters and its file name); this module asks it for them. It adds a dependency key to each: a
 detail page, markdown twin or JSON file depends on its own item, static assets on the code, a
 media file on its bytes (a variant's name holds its source's hash), each part of llms-full.txt on
-its items, bodies included, each page of /projects and /articles on its own items and the number
-of pages, the pages in SHOWS on the part of the site they show, everything else (home,
-llms.txt, the feed, the API index...) on what the lists show of the whole published set. A file
+its items, bodies included, each page of /projects, /articles and of a tag on its own items and
+the number of pages, a feed on its newest items, bodies included, the pages in SHOWS on the part
+of the site they show, everything else (home, llms.txt, the API index...) on what the lists show
+of the whole published set. A file
 whose key is the previous build's, and which is still as that build left it, is carried over
 instead of rendered again: the plan says which.
 """
@@ -15,7 +16,9 @@ import hashlib
 import re
 from collections import Counter
 from inspect import getfullargspec
+from itertools import groupby
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from django.conf import settings
 from django.db import connection
@@ -24,9 +27,10 @@ from django_distill.request import generate_filename, get_uri_values
 from django_distill.urls import get_distilled_urls
 
 from contact.hosting import redirect_rules
+from pages.feeds import SiteFeed
 from pages.twins import llms_full_parts
 from portfolio.content import aliases, importer
-from portfolio.content.models import Article, MediaFile, Project, Site, Stack
+from portfolio.content.models import Article, MediaFile, Project, Site, Stack, Tagging
 from portfolio.reversing import slug_reverser
 
 from . import hosts, manifest
@@ -38,6 +42,8 @@ ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]
 LLMS_FULL = re.compile(r"^/llms-full(?:-(?P<part>\d+))?\.txt$")
 # The pages of the human lists (pages.views.ListPage): each holds its own items.
 LIST_PAGE = re.compile(r"^/(?P<kind>projects|articles)(?:/page/(?P<page>\d+))?$")
+# A tag's pages and feed (pages.tags): each holds its own items; the slug is percent-encoded.
+TAG_URL = re.compile(r"^/tags/(?P<slug>[^/]+)(?:/page/(?P<page>\d+)|/(?P<feed>feed)\.xml)?$")
 # Global files that show less than every list, by what they show besides the site's identity
 # (site.yaml, which every page's header and footer show): an edit elsewhere leaves them be. A
 # file here that shows more would go stale; tests/export/test_build.py builds every kind of edit
@@ -49,6 +55,9 @@ SHOWS = {
     "/sitemap-articles.xml": "article-dates",
     "/stack": "stack",
     "/api/v1/stack.json": "stack",
+    "/feed.xml": "feed",  # the newest items, bodies included
+    "/tags": "tags",  # each tag's name and counts
+    "/sitemap-tags.xml": "tag-dates",  # each tag's pages and newest date
     **dict.fromkeys(["/404", "/api/v1/404", "/robots.txt", "/favicon.ico", "/site.webmanifest",
                      "/openapi.json", "/.well-known/api-catalog", "/contact", "/contact/thanks"], "site"),
 }  # fmt: skip
@@ -59,7 +68,8 @@ class Target(NamedTuple):  # a tuple: 30,000 of them are made in a few milliseco
     path: str  # "projects/tidewater.html", relative to the output folder
     status_codes: tuple
     # "global", "bodies", one of SHOWS' values, "static", "media:<path>", "projects:<slug>",
-    # "articles:<slug>", "llms-full:<n>", "projects-page:<n>" or "articles-page:<n>"
+    # "articles:<slug>", "llms-full:<n>", "projects-page:<n>", "articles-page:<n>",
+    # "tag-page:<slug>:<n>" or "tag-feed:<slug>"
     depends: str
     route: str = ""  # the URL's name, "pages:project"
     params: tuple = ()  # its parameters, ("tidewater",)
@@ -102,6 +112,10 @@ def target_row(pattern, reverse_one, name, params):
         depends = f"{LIST_PAGE.match(uri)['kind']}-page:{LIST_PAGE.match(uri)['page'] or 1}"
     elif LLMS_FULL.match(uri):
         depends = f"llms-full:{LLMS_FULL.match(uri)['part'] or 1}"
+    elif TAG_URL.match(uri):
+        tag = TAG_URL.match(uri)
+        slug = unquote(tag["slug"])
+        depends = f"tag-feed:{slug}" if tag["feed"] else f"tag-page:{slug}:{tag['page'] or 1}"
     else:
         depends = SHOWS.get(uri, "global")
     return uri, path, depends
@@ -113,7 +127,7 @@ GLOBAL = {"global", *SHOWS.values()}
 def is_global(target):
     """Does `target` show more than one item (a list, an index, the site's identity)?"""
     return target.depends in GLOBAL or target.depends.startswith(
-        ("llms-full:", "projects-page:", "articles-page:")
+        ("llms-full:", "projects-page:", "articles-page:", "tag-page:", "tag-feed:")
     )
 
 
@@ -172,9 +186,14 @@ class Keys:
         for i, row in enumerate(articles):
             slug = row[a_slug]
             self.memo[f"articles:{slug}"] = hash_of(self.site, slug, row[-1], around[i], around[i + 2])
-        # As text once: each hash would make it again from 10,000 rows (25 ms each time).
-        listed_projects = str([row[:-1] for row in projects])
-        listed_articles = str([row[:-1] for row in articles])
+        # As text once, each row's and the whole list's (the same text as str() of the list):
+        # each hash would make it again from 10,000 rows (25 ms each time).
+        texts = {
+            kind: [str(row[:-1]) for row in rows]
+            for kind, rows in (("projects", projects), ("articles", articles))
+        }
+        listed_projects = f"[{', '.join(texts['projects'])}]"
+        listed_articles = f"[{', '.join(texts['articles'])}]"
         # llms.txt lists the parts of the full text, and each part holds its items' whole files.
         parts = llms_full_parts()
         size = settings.LIST_PAGE_SIZE  # the sitemap lists the lists' pages
@@ -187,18 +206,64 @@ class Keys:
             self.memo[f"llms-full:{number}"] = hash_of(self.site, number, len(parts), budget, shown)
         # Each page of a human list shows its own items (what the lists show of them) and links to
         # the pages around it: an edit re-renders the page holding the item, a new item every page.
-        for kind, rows in (("projects", projects), ("articles", articles)):
+        for kind, rows in texts.items():
             count = max(1, -(-len(rows) // size))  # an empty list is one page saying so
             for number in range(1, count + 1):
-                shown = [row[:-1] for row in rows[(number - 1) * size : number * size]]
-                self.memo[f"{kind}-page:{number}"] = hash_of(self.site, kind, number, count, shown)
+                shown = rows[(number - 1) * size : number * size]
+                self.memo[f"{kind}-page:{number}"] = hash_of(self.site, kind, number, count, *shown)
+        # The feeds show their newest items whole: the site's, of the newest of both lists.
+        newest = SiteFeed.max_entries
+        feed = hash_of(self.site, "feed", newest, projects[:newest], articles[:newest])
+        items = {
+            ("projects", row[p_slug]): (text, row[-1], row[p_date])
+            for row, text in zip(projects, texts["projects"], strict=True)
+        }
+        items.update(
+            (("articles", row[a_slug]), (text, row[-1], row[a_date]))
+            for row, text in zip(articles, texts["articles"], strict=True)
+        )
+        tags = self.tag_keys(items)
         self.shows = {
             "site": self.site,
+            "feed": feed,
+            **tags,
             "projects": hash_of(self.site, "projects", listed_projects),
             "articles": hash_of(self.site, "articles", listed_articles),
             "stack": hash_of(self.site, "stack", stack),
             "project-dates": hash_of(self.site, [(row[p_slug], row[p_date]) for row in projects]),
             "article-dates": hash_of(self.site, [(row[a_slug], row[a_date]) for row in articles]),
+        }
+
+    def tag_keys(self, items):
+        """The keys of each tag's pages and feed (into memo), and of /tags and the tags' sitemap
+        (returned). `items`: {(kind, slug): (list fields as text, content hash, date)} of every
+        published item: a tag's page shows what the lists show of its items, its feed their
+        bodies too."""
+        size, newest = settings.LIST_PAGE_SIZE, SiteFeed.max_entries
+        uses = Tagging.objects.order_by("slug", "-date", "item", "-kind").values_list(
+            "slug", "name", "kind", "item"
+        )
+        with connection.cursor() as cursor:  # as listed() reads: no model made
+            cursor.execute(*uses.query.sql_with_params())
+            uses = cursor.fetchall()
+        index, dates = [], []
+        for slug, group in groupby(uses, key=lambda use: use[0]):
+            group = list(group)  # newest first: the first names the tag and dates it
+            name, keys = group[0][1], [(kind, item) for _, _, kind, item in group]
+            counts = [sum(kind == wanted for kind, _ in keys) for wanted in ("projects", "articles")]
+            count = max(1, -(-len(keys) // size))
+            for number in range(1, count + 1):
+                shown = [f"{key[0]}\0{items[key][0]}" for key in keys[(number - 1) * size : number * size]]
+                self.memo[f"tag-page:{slug}:{number}"] = hash_of(
+                    self.site, "tag", slug, name, counts, number, count, *shown
+                )
+            whole = [f"{key[0]}\0{items[key][0]}\0{items[key][1]}" for key in keys[:newest]]
+            self.memo[f"tag-feed:{slug}"] = hash_of(self.site, "tag-feed", slug, name, *whole)
+            index.append((slug, name, counts))
+            dates.append((slug, count, items[keys[0]][2]))
+        return {
+            "tags": hash_of(self.site, "tags", index),
+            "tag-dates": hash_of(self.site, "tag-dates", dates),
         }
 
     def __call__(self, target):

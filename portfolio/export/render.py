@@ -22,6 +22,7 @@ from io import BytesIO
 from itertools import groupby
 from operator import attrgetter
 from typing import NamedTuple
+from urllib.parse import unquote, unquote_to_bytes
 
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.urls import resolve
@@ -63,7 +64,9 @@ def handler():
 def environ(uri, **extra):
     return {
         "REQUEST_METHOD": "GET",
-        "PATH_INFO": uri,
+        # As a WSGI server passes it: percent-decoded, the UTF-8 bytes as latin-1 (a tag's
+        # address is /tags/%C3%BCn%C3%AF, its route matches /tags/ünï).
+        "PATH_INFO": unquote_to_bytes(uri).decode("latin-1"),
         "SERVER_NAME": "localhost",
         "SERVER_PORT": "80",
         "wsgi.url_scheme": "http",
@@ -91,7 +94,7 @@ def get(uri, item=None):
 def items_of(run):
     """{URL: item} of a run of one route's URLs whose view finds its object with get_object() by
     the URL's one argument: loaded in one query of the view's own queryset. {} for other views."""
-    match = resolve(run[0].uri)
+    match = resolve(unquote(run[0].uri))
     view_class = getattr(match.func, "view_class", None)
     if len(run) < 2 or len(match.kwargs) != 1 or not hasattr(view_class, "get_object"):
         return {}

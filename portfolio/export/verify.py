@@ -31,10 +31,12 @@ from .limits import host_limit_problems
 from .state import BuildFailed
 
 LIST_KEYS = {"api/v1/projects.json": "projects", "api/v1/articles.json": "articles"}
-LINK_SOURCES = {
-    "llms.txt": re.compile(r"\]\((?P<url>[^)\s]+)\)"),
-    "feed.xml": re.compile(r"""(?:href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)"""),
-}
+# The files whose links into the site must resolve, and how their links are written: llms.txt
+# and the feeds (the site's and each tag's). A feed's own <link>s and ids only: its entries'
+# bodies are escaped HTML (`&lt;a href="..."`), whose links are the pages' own.
+LLMS_LINK = re.compile(r"\]\((?P<url>[^)\s]+)\)")
+FEED_LINK = re.compile(r"""(?:<link href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)""")
+LINK_SOURCE = re.compile(r"llms\.txt|feed\.xml|tags/[^/]+/feed\.xml")
 # Where a draft could be named, in bytes: its address, its JSON slug, its JSON title; the group
 # is what follows the prefix (a slug's whole run of slug characters, or a JSON string).
 ADDRESS = re.compile(rb"/articles/([a-z0-9_-]*)")
@@ -235,8 +237,9 @@ class Verifier:
                     problems.append(
                         f"{path}: the list and the {kind} files disagree on {sorted(built ^ listed)[:10]}"
                     )
-        for path, pattern in LINK_SOURCES.items():
+        for path in sorted(p for p in self.files if LINK_SOURCE.fullmatch(p)):
             if changed is None or path in changed:
+                pattern = LLMS_LINK if path == "llms.txt" else FEED_LINK
                 for match in pattern.finditer(read(path).decode()):
                     url = html.unescape(match[match.lastgroup])
                     problems += self.check_link(path, url)

@@ -1,14 +1,16 @@
-"""Property: whatever a mutated content folder holds, the import either succeeds, with a feed,
-sitemap and llms.txt that stay well-formed, or fails with named errors and the database as it
+"""Property: whatever a mutated content folder holds, the import either succeeds, with feeds,
+sitemaps and llms.txt that stay well-formed, or fails with named errors and the database as it
 was. Hypothesis mutates the front matter and bodies of the standard test content."""
 
 import os
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from pages.tags import tag_slugs
 from portfolio.content.importer import import_content
 from portfolio.content.loader import ContentInvalid
 from portfolio.export.verify import llms_txt_problems, xml_problems
@@ -131,7 +133,14 @@ def test_any_mutation_imports_or_gets_named_errors(imported, mutation):
     else:
         event("imported")
         client = Client()
-        for url in ("/feed.xml", "/sitemap-articles.xml", "/sitemap-projects.xml"):
+        feeds = [reverse("pages:tag-feed", args=[slug]) for slug in tag_slugs()]  # the tags' too
+        for url in (
+            "/feed.xml",
+            "/sitemap-articles.xml",
+            "/sitemap-projects.xml",
+            "/sitemap-tags.xml",
+            *feeds,
+        ):
             response = client.get(url)
             assert response.status_code == 200 and xml_problems(url, response.content) == [], url
         assert llms_txt_problems("llms.txt", client.get("/llms.txt").content) == []

@@ -37,6 +37,29 @@ CASES = [
     ("github scheme", P, project(github='"ftp://example.org/x"'), "github", "absolute http(s) URI"),
     ("github relative", P, project(github='"github.com/x"'), "github", "absolute http(s) URI"),
     ("tags type", A, article(tags='"python"'), "tags", "expected a list of strings"),
+    # A tag's slug (its page's address) may not be empty, nor too long for a file name.
+    ("tag without a slug", A, article(tags='[ok, "!!!"]'), "tags", "item 1: '!!!' has no letter or digit"),
+    (
+        "stack entry without a slug",
+        P,
+        project(stack='[Python, "+++"]'),
+        "stack",
+        "item 1: '+++' has no letter",
+    ),
+    (
+        "tag slug too long",
+        A,
+        article(tags=f"[{'é' * 101}]"),
+        "tags",
+        "would be 202 bytes long; expected at most 200",
+    ),
+    (
+        "tag too long",
+        P,
+        project(stack=f'["{"!" * 501}"]'),
+        "stack",
+        "item 0: expected at most 500 characters",
+    ),
     ("draft type", A, article(draft='"no"'), "draft", "expected true or false"),
     ("article unknown key", A, article(summary='"x"'), "summary", "unknown key"),
     (

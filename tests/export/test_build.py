@@ -147,6 +147,17 @@ EDITS = [
             "projects/delta.md": (None, "status: active", "aliases: [alpha_1]\nstatus: active"),
         },
     ),
+    # Tags (pages/tags.py): python's items make pages of two. A tag is spelt as its newest item
+    # spells it: notes, once it has it, then delta, moved to a later date.
+    ("add a tag", {"articles/first-post.md": (None, "tags: [intro, meta]", "tags: [intro, meta, Python]")}),
+    (
+        "add a new article with tags",
+        {"articles/notes.md": article("Notes", date="2026-08-08", tags="[日本語, python]")},
+    ),
+    ("respell a tag", {"articles/notes.md": (None, "python]", "PYTHON]")}),
+    ("remove a tag's last item", {"articles/unicode-post.md": (None, "tags: [ünï]", "tags: []")}),
+    ("move an item to another date", {"projects/delta.md": (None, "date: 2024-12-24", "date: 2026-09-09")}),
+    ("take a tag off a project", {"projects/gamma.md": (None, "stack: [Python, Django]", "stack: [Django]")}),
 ]
 
 
@@ -183,20 +194,23 @@ def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, t
     out = tmp_path / "site"
     inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
     folder = os.stat(out).st_ino
-    apply(content_dir, EDITS[0][1])  # a new body: the article's page, JSON and twin, and llms-full.txt
+    # A new body: the article's page, JSON and twin, llms-full.txt, and the feeds that carry it
+    # whole (the site's, its tags'); no list, no tag page.
+    apply(content_dir, EDITS[0][1])
     result = site()
     assert os.stat(out).st_ino == folder, "an edit updates the folder in place"
     assert leftovers(out) == []
     changed = sorted(path for path in tree(out) if os.stat(out / path).st_ino != inodes[path])
     assert changed == ["api/v1/articles/first-post.json", "articles/first-post.html",
-                       "articles/first-post.md", "llms-full.txt"]  # fmt: skip
-    assert (result.rendered, result.written) == (4, 4), "no list shows a body: only the item re-renders"
+                       "articles/first-post.md", "feed.xml", "llms-full.txt",
+                       "tags/intro/feed.xml", "tags/meta/feed.xml"]  # fmt: skip
+    assert (result.rendered, result.written) == (7, 7), "no list shows a body: only the item and feeds"
     # New bytes that change no output (a comment): the same files render again, and stay.
     write_content(content_dir, {"articles/first-post.md": (content_dir / "articles/first-post.md")
                                 .read_text().replace("---\n", "---\n# a comment\n", 1)})  # fmt: skip
     inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
     result = site()
-    assert result.rendered == 4 and result.written == 0
+    assert result.rendered == 7 and result.written == 0
     assert all(os.stat(out / path).st_ino == inode for path, inode in inodes.items())
 
 
@@ -245,7 +259,9 @@ def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir,
     changed = {path for path, key in keys().items() if key != before[path]}
     assert {"articles.html", "api/v1/articles.json", "index.html", "llms.txt", "feed.xml"} <= changed
     kept = {"projects.html", "api/v1/projects.json", "sitemap-articles.xml", "sitemap-projects.xml",
-            "stack.html", "404.html", "openapi.json", "robots.txt"}  # fmt: skip
+            "stack.html", "404.html", "openapi.json", "robots.txt", "tags.html", "sitemap-tags.xml",
+            "tags/python.html"}  # fmt: skip
+    assert {"tags/ünï.html", "tags/ünï/feed.xml"} <= changed, "the retitled article's tag"
     assert not changed & kept
 
 
@@ -272,6 +288,33 @@ def test_a_title_edit_renders_only_the_list_page_that_shows_it(site, content_dir
     changed = {path for path, key in keys().items() if key != before[path]}
     assert "articles/page/2.html" in changed and "articles.html" not in changed
     assert "First of all" in (tmp_path / "site" / "articles/page/2.html").read_text()
+
+
+def test_tag_pages_render_again_only_when_they_show_the_edit(site, content_dir, tmp_path, settings):
+    """A tag's pages show what the lists show of its items: a new body re-renders only the feeds
+    that carry it whole, a new title only the tag pages that list the item (and their feeds);
+    /tags and the tags' sitemap show names, counts and dates, neither."""
+    settings.LIST_PAGE_SIZE = 2
+
+    def keys():
+        return {path: entry[0] for path, entry in manifest.read(tmp_path / "site")["files"].items()}
+
+    site()
+    before = keys()
+    # python: same-day, alpha-one, gamma | delta; django: alpha-one, gamma | delta
+    assert {"tags/python.html", "tags/python/page/2.html", "tags/django/page/2.html"} <= set(before)
+    tag_files = {path for path in before if path.startswith("tags") or path == "sitemap-tags.xml"}
+    apply(content_dir, EDITS[0][1])  # a new body for first-post (intro, meta)
+    site()
+    changed = {path for path, key in keys().items() if key != before[path]}
+    assert changed & tag_files == {"tags/intro/feed.xml", "tags/meta/feed.xml"}
+    before = keys()
+    apply(content_dir, {"projects/delta.md": (None, "Delta", "Delta renamed")})
+    site()
+    changed = {path for path, key in keys().items() if key != before[path]}
+    assert changed & tag_files == {"tags/python/page/2.html", "tags/django/page/2.html",
+                                   "tags/python/feed.xml", "tags/django/feed.xml"}  # fmt: skip
+    assert "Delta renamed" in (tmp_path / "site" / "tags/python/page/2.html").read_text()
 
 
 def test_a_rebuild_with_no_change_leaves_the_folder_alone(site, tmp_path):
@@ -456,6 +499,7 @@ def test_a_large_full_text_is_in_parts_each_item_once_newest_first(site, content
     result = site()
     changed = {path for path, data in tree(out).items() if files.get(path) != data}
     item = {"api/v1/articles/first-post.json", "articles/first-post.html", "articles/first-post.md"}
-    assert changed == {*item, holder}, changed
-    assert result.rendered == 4
+    feeds = {"feed.xml", "tags/intro/feed.xml", "tags/meta/feed.xml"}  # they carry the body too
+    assert changed == {*item, *feeds, holder}, changed
+    assert result.rendered == 7
     assert tree(out) == tree(site(tmp_path / "full", full=True).out_dir)

@@ -8,7 +8,8 @@ from tests.browser import console_errors
 from .conftest import start_nginx
 
 PAGES = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicode-post", "/stack",
-         "/developers", "/contact", "/contact/thanks", "/no/such/page"]  # fmt: skip
+         "/developers", "/contact", "/contact/thanks", "/tags", "/tags/python", "/tags/%C3%BCn%C3%AF",
+         "/no/such/page"]  # fmt: skip
 
 # Runs before any script of the page (DevTools protocol; the page's CSP does not apply to it).
 RECORD_VIOLATIONS = """

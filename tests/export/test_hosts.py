@@ -4,9 +4,12 @@ Netlify (its own rule parsers), nginx (deploy/nginx.conf) and a plain static ser
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+from urllib.parse import quote, unquote
 
+import pytest
 from django.conf import settings
 
 from portfolio.export.hosts import (
@@ -25,8 +28,25 @@ from tests.tools import missing_tool
 from .conftest import start_nginx
 
 HOSTS = settings.BASE_DIR / "tests" / "hosts"
+UNICODE_TAG = "/tags/" + quote("ünï")  # a tag's address in another script, as browsers send it
 PAGES = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicode-post", "/stack",
-         "/developers", "/contact", "/contact/thanks"]  # fmt: skip
+         "/developers", "/contact", "/contact/thanks", "/tags", "/tags/python", UNICODE_TAG,
+         "/projects/page/2", "/tags/python/page/2", UNICODE_TAG + "/page/2"]  # fmt: skip
+# The later pages of the lists, which the standard content is too small to have (LATER_PAGES).
+LATER_PAGES = {"projects/page/2.html": "projects.html", "tags/python/page/2.html": "tags/python.html",
+               "tags/ünï/page/2.html": "tags/ünï.html"}  # fmt: skip
+
+
+@pytest.fixture
+def hosted_site(built_site, tmp_path):
+    """The built site, with later pages of a list and of tags (copies of their first pages): a
+    larger site's kinds of file."""
+    site = tmp_path / "hosted"
+    shutil.copytree(built_site, site)
+    for later, first in LATER_PAGES.items():
+        (site / later).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(site / first, site / later)
+    return site
 
 
 def api_files(site):
@@ -39,7 +59,8 @@ def header_paths(site):
     static = ["/" + str(p.relative_to(site)) for p in sorted((site / "static").rglob("*")) if p.is_file()]
     return [*PAGES, "/projects/alpha-one.md", "/articles/unicode-post.md", "/api/v1", "/api/v1.json",
             "/api/v1/projects", "/api/v1/articles/unicode-post.json", "/openapi.json",
-            "/.well-known/api-catalog", "/llms.txt", "/llms-full.txt", "/feed.xml", *static]  # fmt: skip
+            "/.well-known/api-catalog", "/llms.txt", "/llms-full.txt", "/feed.xml", "/tags/python/feed.xml",
+            UNICODE_TAG + "/feed.xml", "/sitemap-tags.xml", *static]  # fmt: skip
 
 
 def check_headers(base, site):
@@ -54,8 +75,8 @@ def check_headers(base, site):
             assert headers.get_all(name) == values, (path, name, headers.get_all(name))
         if "link" not in expected:
             assert headers.get("Link") is None, path
-    for name in ["projects/alpha-one.md", "llms-full.txt", ".well-known/api-catalog"]:
-        assert fetch(f"{base}/{name}")[2] == (site / name).read_bytes(), name
+    for name in ["projects/alpha-one.md", "llms-full.txt", ".well-known/api-catalog", "tags/ünï/feed.xml"]:
+        assert fetch(f"{base}/{quote(name)}")[2] == (site / name).read_bytes(), name
 
 
 def check_host(base, site, *, json_404):
@@ -69,7 +90,7 @@ def check_host(base, site, *, json_404):
         status, headers, body = fetch(base + path)
         assert status == 200, (path, status, headers.get("Location"))
         assert headers["Content-Type"].startswith("text/html"), path
-        assert b"<html" in body
+        assert body == served_page(site, path), path
     status, headers, body = fetch(base + "/llms.txt")
     assert (status, headers.get_all("Content-Type")) == (200, ["text/plain; charset=utf-8"])
     assert body == (site / "llms.txt").read_bytes()
@@ -99,7 +120,13 @@ def check_moved(base):
         assert fetch(base + old)[0] == 404, old
 
 
-def test_cloudflare_pages(built_site, background):
+def served_page(site, path):
+    """The bytes of the built page at `path`."""
+    name = unquote(path).strip("/") or "index"
+    return (site / f"{name}.html").read_bytes()
+
+
+def test_cloudflare_pages(hosted_site, background):
     wrangler = HOSTS / "node_modules" / ".bin" / "wrangler"
     if not wrangler.exists():
         missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
@@ -109,9 +136,9 @@ def test_cloudflare_pages(built_site, background):
     for attempt in (1, 2):
         port = free_port()
         process = background(
-            [wrangler, "pages", "dev", str(built_site), "--ip", "127.0.0.1", "--port", str(port),
+            [wrangler, "pages", "dev", str(hosted_site), "--ip", "127.0.0.1", "--port", str(port),
              "--compatibility-date", "2026-04-01", "--inspector-port", str(free_port())],
-            env=env, cwd=built_site.parent,
+            env=env, cwd=hosted_site.parent,
         )  # fmt: skip
         try:
             wait_for(f"http://127.0.0.1:{port}/", process, timeout=90)
@@ -119,14 +146,14 @@ def test_cloudflare_pages(built_site, background):
         except RuntimeError:
             if attempt == 2:
                 raise
-    check_host(f"http://127.0.0.1:{port}", built_site, json_404=True)
+    check_host(f"http://127.0.0.1:{port}", hosted_site, json_404=True)
 
 
-def test_netlify_parses_the_rules(built_site):
+def test_netlify_parses_the_rules(hosted_site):
     if not (HOSTS / "node_modules" / "@netlify" / "redirect-parser").exists():
         missing_tool("Netlify's parsers are not installed (make test runs npm ci in tests/hosts)")
     result = subprocess.run(
-        ["node", "netlify_rules.mjs", str(built_site)], cwd=HOSTS, capture_output=True, text=True, check=True
+        ["node", "netlify_rules.mjs", str(hosted_site)], cwd=HOSTS, capture_output=True, text=True, check=True
     )
     parsed = json.loads(result.stdout)
     assert parsed["errors"] == []
@@ -138,7 +165,7 @@ def test_netlify_parses_the_rules(built_site):
     assert {(status, force) for _, _, status, force in moves} == {(301, False)}
     assert rules[len(moves) :] == [(source, destination, 200, False) for source, destination in REWRITES]
     # Nor forced: Netlify serves a file before such a rule, and no old address is a file.
-    files = {str(path.relative_to(built_site)) for path in built_site.rglob("*") if path.is_file()}
+    files = {str(path.relative_to(hosted_site)) for path in hosted_site.rglob("*") if path.is_file()}
     assert [old for old, _, _, _ in moves if served_file(old, files)] == []
     headers = {rule["for"]: rule["values"] for rule in parsed["headers"]}
     assert headers["/api/v1/:collection/:slug"]["Content-Type"] == "application/json"
@@ -146,7 +173,7 @@ def test_netlify_parses_the_rules(built_site):
     # Every built file's address gets, as Netlify matches `_headers` (against the rewrite target,
     # with its own expressions), the headers Cloudflare gives it, each from one rule only.
     rules = [(re.compile(rule["regexp"], re.I), rule["values"]) for rule in parsed["headers"]]
-    for path in url_paths(built_site):
+    for path in url_paths(hosted_site):
         found = {}
         for regexp, values in rules:
             if regexp.match(rewrite(path)):
@@ -169,12 +196,12 @@ def url_paths(site):
             yield "/" + name.removesuffix(".json")
 
 
-def test_header_rules_cover_every_page_and_never_set_a_header_twice(built_site):
-    for path in url_paths(built_site):
+def test_header_rules_cover_every_page_and_never_set_a_header_twice(hosted_site):
+    for path in url_paths(hosted_site):
         headers = headers_for(path)
         assert all(len(values) == 1 for values in headers.values()), (path, headers)
         assert "content-security-policy" in headers and "x-content-type-options" in headers, path
-        page = (built_site / (path.strip("/") or "index")).with_suffix(".html")
+        page = (hosted_site / (path.strip("/") or "index")).with_suffix(".html")
         if page.is_file() and "." not in path.rsplit("/", 1)[1] and path not in ("/404", "/api/v1/404"):
             # A page built by a new route needs its pattern in hosts.PAGES.
             assert headers["link"] == ['</.well-known/api-catalog>; rel="api-catalog"'], path
@@ -184,14 +211,14 @@ def test_header_rules_cover_every_page_and_never_set_a_header_twice(built_site):
             assert re.search(r"\.[0-9a-f]{12}\.\w+$", path), path  # immutable only under a hashed name
 
 
-def test_nginx_with_the_documented_config(built_site, background, tmp_path):
-    base = start_nginx(built_site, background, tmp_path)
-    check_host(base, built_site, json_404=True)
+def test_nginx_with_the_documented_config(hosted_site, background, tmp_path):
+    base = start_nginx(hosted_site, background, tmp_path)
+    check_host(base, hosted_site, json_404=True)
     _, headers, _ = fetch(f"{base}/site.webmanifest")
     assert headers["Content-Type"] == "application/manifest+json"
     for name in ["_redirects", "_headers", NGINX_REDIRECTS]:  # the hosts' rules are not pages
         status, _, body = fetch(f"{base}/{name}")
-        assert (status, body) == (404, (built_site / "404.html").read_bytes()), name
+        assert (status, body) == (404, (hosted_site / "404.html").read_bytes()), name
 
 
 def test_the_docs_link_the_tested_nginx_config():

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -25,6 +26,9 @@ PRETTY = [
     "/index.html", "/index", "/projects.html", "/projects/", "/projects/alpha-one.html", "/404",
     "/404.html", "/api/v1/404.html", "/contact/", "/contact/thanks.html", "/a/../projects",
     "/projects?page=2", "/projects.html?page=2", "/docs/index.html", "/docs/index", "/docs/",
+    # A tag's pages in another script: other spellings of the same bytes, and of other bytes.
+    "/tags/", "/tags.html", "/tags/python/", "/tags/%C3%BCn%C3%AF/", "/tags/%C3%BCn%C3%AF.html",
+    "/tags/%c3%bcn%c3%af", "/tags/u%CC%88n%C3%AF", "/tags/%C3%BCn%C3%AF/feed.xml",
 ]  # fmt: skip
 # Rules another engineer might add: the preview must follow the files, not a copy of today's rules.
 EXTRA_REDIRECTS = (
@@ -92,7 +96,8 @@ def addresses(site):
     for name in site.rglob("*.json"):
         path = "/" + str(name.relative_to(site))
         paths.update({path, path.removesuffix(".json")})
-    paths.update("/" + str(name.relative_to(site)) for name in site.rglob("*") if name.is_file())
+    # A file named in another script (a tag's page) is asked for percent-encoded, as browsers do.
+    paths.update("/" + quote(str(name.relative_to(site))) for name in site.rglob("*") if name.is_file())
     paths -= {"/_headers", "/_redirects"}  # wrangler's dev server answers these with a 502 of its own
     return sorted(paths)
 
@@ -105,6 +110,7 @@ def answer(base, path, method="GET"):
 def test_the_preview_answers_as_wrangler_does(site, wrangler, tmp_path):
     paths = addresses(site)
     assert {"/projects/alpha-one", "/api/v1/projects", "/api/v1/projects.json", "/feed.xml"} <= set(paths)
+    assert {"/tags", "/tags/%C3%BCn%C3%AF", "/tags/%C3%BCn%C3%AF.html", "/tags/python/feed.xml"} <= set(paths)
     paths += UNKNOWN + PRETTY + EXTRA_PATHS + list(MOVED) + NOT_MOVED + ["/projects/alpha?x=1"]
     with preview(site, tmp_path) as ours:
         differences = [(path, answer(ours, path)[:3], answer(wrangler, path)[:3])
@@ -134,6 +140,13 @@ def test_the_preview_answers_as_wrangler_does(site, wrangler, tmp_path):
             assert (answer(ours, old)[0], answer(ours, old)[2]) == (301, new), old
         _, headers, _ = fetch(ours + "/projects/alpha-one")
         assert headers["X-Extra"] == "one" and "Referrer-Policy" not in headers
+        status, types, _, body = answer(ours, "/tags/%C3%BCn%C3%AF")
+        assert (status, types, body) == (
+            200,
+            ["text/html; charset=utf-8"],
+            (site / "tags/ünï.html").read_bytes(),
+        )
+        assert answer(ours, "/tags/python/feed.xml")[1] == ["application/atom+xml; charset=utf-8"]
 
 
 def test_the_contact_form_works_in_the_preview(built_site, tmp_path):

@@ -85,24 +85,29 @@ def test_the_checks_across_files_look_again_only_at_changed_files(imported, clie
     changed: one that did not passed the same checks in the previous build."""
     openapi = json.loads(client.get("/openapi.json").content)
     files = {"api/v1/projects.json", "api/v1/articles.json", "llms.txt", "feed.xml", "sitemap-articles.xml",
-             "articles/kept.html", "api/v1/articles/kept.json"}  # fmt: skip
+             "articles/kept.html", "api/v1/articles/kept.json", "tags/ünï/feed.xml"}  # fmt: skip
     built = {
         "api/v1/projects.json": b'{"projects": []}',
         "api/v1/articles.json": b'{"articles": [{"slug": "kept"}, {"slug": "gone"}]}',
         "llms.txt": f"- [Gone]({BASE}/articles/gone)".encode(),
         "feed.xml": b"<feed></feed>",
         "sitemap-articles.xml": f"<loc>{BASE}/articles/kept</loc><loc>{BASE}/nowhere</loc>".encode(),
+        # A tag's feed: its own links are checked, not those in its entries' (escaped) bodies.
+        "tags/ünï/feed.xml": f'<link href="{BASE}/articles/gone"/><content type="html">&lt;a '
+        f'href="{BASE}/elsewhere"&gt;</content>'.encode(),
     }
     verifier = Verifier(BASE, files, openapi, [])
     every = [
         "api/v1/articles.json: the list and the API detail files disagree on ['gone']",
         "api/v1/articles.json: the list and the page files disagree on ['gone']",
         f"llms.txt: links to {BASE}/articles/gone, which no built file serves",
+        f"tags/ünï/feed.xml: links to {BASE}/articles/gone, which no built file serves",
         f"sitemap-articles.xml: links to {BASE}/nowhere, which no built file serves",
     ]
     assert verifier.check_site(built.__getitem__) == every
     assert verifier.check_site(built.__getitem__, changed=set()) == []
-    assert verifier.check_site(built.__getitem__, changed={"llms.txt", "sitemap-articles.xml"}) == every[2:]
+    changed = {"llms.txt", "sitemap-articles.xml", "tags/ünï/feed.xml"}
+    assert verifier.check_site(built.__getitem__, changed=changed) == every[2:]
 
 
 def test_every_media_reference_of_a_page_must_resolve(verifier):

@@ -53,7 +53,8 @@ def site(imported, live_server, settings):
 
 def test_human_pages_in_chromium(site, chromium, tmp_path):
     pages = human_pages()
-    assert {"/", "/projects", "/articles/unicode-post", "/stack", "/developers", "/contact"} <= set(pages)
+    assert {"/", "/projects", "/articles/unicode-post", "/stack", "/developers", "/contact", "/tags",
+            "/tags/python", "/tags/%C3%BCn%C3%AF"} <= set(pages)  # fmt: skip
     driver = chromium()
     for width, scheme in [(1280, "light"), (360, "light"), (360, "dark")]:
         viewport(driver, width)

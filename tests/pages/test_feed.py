@@ -1,9 +1,18 @@
-"""/feed.xml read by the validator of its ecosystem: feedparser."""
+"""/feed.xml read by the validator of its ecosystem, feedparser, and as plain XML: its entries'
+whole bodies (the tags' feeds are the same class, tests/pages/test_tags.py)."""
+
+import re
+import xml.etree.ElementTree as ET
 
 import feedparser
+from django.urls import reverse
 
 from pages.feeds import SiteFeed
-from tests.content_builder import SITE_URL
+from pages.tags import tag_slugs
+from portfolio.content.importer import import_content
+from portfolio.content.models import Article
+from portfolio.export.verify import xml_problems
+from tests.content_builder import SITE_URL, article, write_content
 
 NEWEST_FIRST = [
     "/articles/unicode-post",
@@ -65,3 +74,77 @@ def test_only_the_newest_entries(get, monkeypatch):
     monkeypatch.setattr(SiteFeed, "max_entries", 3)
     entries = parse(get).entries
     assert [entry.link for entry in entries] == [SITE_URL + path for path in NEWEST_FIRST[:3]]
+
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def atom_entries(client, path):
+    """{entry id: its <content>'s text (the HTML)} of the feed at `path`, parsed as plain XML."""
+    root = ET.fromstring(client.get(path).content)
+    found = {}
+    for entry in root.iter(ATOM + "entry"):
+        content = entry.find(ATOM + "content")
+        assert content.get("type") == "html" and entry.find(ATOM + "summary") is not None
+        found[entry.find(ATOM + "id").text] = content.text
+    return found
+
+
+def absolute(body_html):
+    """The body as the feed must carry it: each address of the site absolute (src, href, every
+    srcset candidate), written independently of pages/feeds.py's rewriting."""
+    body_html = re.sub(r'(src|href)="/', rf'\1="{SITE_URL}/', body_html)
+    return re.sub(r'(srcset="|, )/media/', rf"\1{SITE_URL}/media/", body_html)
+
+
+def test_entries_carry_the_whole_body_with_absolute_addresses(media_site, client):
+    body = (
+        "## Shots\n\n![Cover](../media/alpha/cover.png)\n\n"
+        '<picture><source srcset="/media/alpha/cover.png 2x, /media/alpha/small.png 1x" type="image/png">'
+        "<img src='/media/alpha/small.png' alt=\"Small\"></picture>\n\n"
+        "See [the first post](first-post.md) and [away](https://example.org/a?b=1&c=2).\n"
+    )
+    write_content(
+        media_site,
+        {"articles/pictures.md": article("Pictures", date="2026-06-01", tags="[intro]", body=body)},
+    )
+    import_content(media_site, workers=1)
+    page = f"{SITE_URL}/articles/pictures"
+    for feed in ("/feed.xml", "/tags/intro/feed.xml"):
+        content = atom_entries(client, feed)[page]
+        body_html = Article.objects.get(slug="pictures").body_html
+        assert 'srcset="/media/_v/' in body_html and "/media/_v/" in content  # the variants, resized
+        expected = absolute(body_html).replace(
+            "<img src='/media/alpha/small.png' alt=\"Small\">",
+            f'<img src="{SITE_URL}/media/alpha/small.png" alt="Small">',
+        )
+        assert content == expected.replace('href="#', f'href="{page}#'), feed
+        assert (
+            f'href="{SITE_URL}/articles/first-post"' in content
+            and 'href="https://example.org/a?b=1&amp;c=2"' in content
+        )
+        assert f'srcset="{SITE_URL}/media/alpha/cover.png 2x, {SITE_URL}/media/alpha/small.png 1x"' in content
+        assert f'href="{page}#shots"' in content  # the heading's own link
+    project = atom_entries(client, "/feed.xml")[f"{SITE_URL}/projects/alpha-one"]
+    assert (
+        f'src="{SITE_URL}/media/diagram.svg"' in project
+        and f'href="{SITE_URL}/articles/first-post#top"' in project
+    )
+    assert 'href="mailto:a@example.org"' in project
+
+
+def test_the_feeds_stay_well_formed_with_hostile_text(imported, client):
+    hostile = "Tom & Jerry <script>alert(1)</script> ]]> </content> \u202etxt \U0001f600 \u2028"
+    write_content(imported, {"articles/hostile.md": article(
+        hostile.replace("\u2028", ""), date="2026-06-01", tags=f'["{hostile[:20]}", "{hostile[20:]}"]',
+        body=f"{hostile}\n\n<div title='a > b' data-x=\"<\">raw</div>\n\n```\n{hostile} href=\"/x\"\n```\n",
+    )})  # fmt: skip
+    import_content(imported, workers=1)
+    for path in ["/feed.xml", *(reverse("pages:tag-feed", args=[slug]) for slug in tag_slugs())]:
+        response = client.get(path)
+        assert xml_problems(path, response.content) == [], path
+    content = atom_entries(client, "/feed.xml")[f"{SITE_URL}/articles/hostile"]
+    assert (
+        "&lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &lt;/content&gt;" in content
+    )  # escaped text stays text
+    assert 'href="/x"' in content, "text that looks like an attribute is left alone"

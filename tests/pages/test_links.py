@@ -44,6 +44,6 @@ def test_every_llms_txt_link_is_served(imported, client):
 
 def test_every_sitemap_link_is_served(imported, client):
     links = sitemap_links(client)
-    assert len(links) == 3 + 6 + 4 + 4
+    assert len(links) == 4 + 6 + 4 + 4 + 6  # sections, pages, projects, articles, /tags and 5 tags
     for url in links:
         assert_served(client, url)

@@ -21,7 +21,7 @@ def test_title_summary_and_usage_paragraph(get):
 
 def test_sections_and_links(get):
     sections = parse(get).sections
-    assert list(sections) == ["Pages", "Machine URLs", "Projects", "Articles"]
+    assert list(sections) == ["Pages", "Machine URLs", "Projects", "Articles", "Tags"]
     pages = {link.title: link.url for link in sections["Pages"]}
     assert pages == {
         "Home": f"{SITE_URL}/",
@@ -30,6 +30,7 @@ def test_sections_and_links(get):
         "Stack": f"{SITE_URL}/stack",
         "Contact": f"{SITE_URL}/contact",
         "Developers": f"{SITE_URL}/developers",
+        "Tags": f"{SITE_URL}/tags",
     }
     machine = [link.url for link in sections["Machine URLs"]]
     for path in ["/api/v1.json", "/openapi.json", "/feed.xml", "/sitemap-index.xml", "/developers",

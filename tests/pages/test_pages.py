@@ -70,7 +70,7 @@ def test_pages_show_the_html_stored_at_import(get):
 def test_article_list_newest_first_with_tags(get):
     _, body = get("/articles")
     assert in_order(body, "Ünïcode ✓ 日本語", "CRLF post", "Same day published", "First post")
-    assert "<li>intro</li><li>meta</li>" in body
+    assert '<li><a href="/tags/intro">intro</a></li><li><a href="/tags/meta">meta</a></li>' in body
     assert '<link rel="alternate" type="application/json" href="/api/v1/articles.json">' in body
 
 
@@ -78,7 +78,7 @@ def test_article_detail(get):
     _, body = get("/articles/first-post")
     assert "<title>First post · Test Portfolio</title>" in body
     assert '<meta name="description" content="An article description">' in body
-    assert '<time datetime="2025-01-10">' in body and "<li>intro</li>" in body
+    assert '<time datetime="2025-01-10">' in body and '<a href="/tags/intro">intro</a>' in body
     assert "Article body." in body
     assert '<meta property="og:type" content="article">' in body
 
@@ -125,9 +125,12 @@ def test_not_found_page(get, path):
 
 def test_lists_do_not_grow_queries_with_content(get, django_assert_max_num_queries):
     # The context processor's site query plus one query per list (no per-item queries) and, for
-    # /projects and /articles, one count for their pager; llms.txt also reads the site and the
-    # items' dates and sizes to count the parts of llms-full.txt.
-    for path, queries in [("/", 4), ("/projects", 3), ("/articles", 3), ("/stack", 4), ("/llms.txt", 6)]:
+    # /projects, /articles and a tag's page, one count for their pager; llms.txt also reads the
+    # site and the items' dates and sizes to count the parts of llms-full.txt. A tag's page reads
+    # its tag, the page of its index, then the page's projects and articles.
+    pages = [("/", 4), ("/projects", 3), ("/articles", 3), ("/stack", 4), ("/llms.txt", 7), ("/tags", 2),
+             ("/tags/python", 6), ("/tags/python/feed.xml", 5)]  # fmt: skip
+    for path, queries in pages:
         with django_assert_max_num_queries(queries):
             get(path)
 

@@ -34,6 +34,7 @@ def test_index_lists_each_section_with_lastmod(get):
         (f"{SITE_URL}/sitemap-pages.xml", "2026-10-01"),
         (f"{SITE_URL}/sitemap-projects.xml", "2026-03-01"),
         (f"{SITE_URL}/sitemap-articles.xml", "2026-05-05"),
+        (f"{SITE_URL}/sitemap-tags.xml", "2026-05-05"),
     ]
 
 
