@@ -121,6 +121,17 @@ EDITS = [
     ("retitle an article", {"articles/unicode-post.md": (None, "Ünïcode ✓ 日本語", "Retitled")}),
     ("edit the stack", {"stack.yaml": STACK_YAML.replace("Testing everything", "Shipping")}),
     ("rename the site", {"site.yaml": (None, "Test Portfolio", "Renamed Portfolio")}),
+    # Tags (pages/tags.py): python's items make pages of two. A tag is spelt as its newest item
+    # spells it: notes, once it has it, then delta, moved to a later date.
+    ("add a tag", {"articles/first-post.md": (None, "tags: [intro, meta]", "tags: [intro, meta, Python]")}),
+    (
+        "add a new article with tags",
+        {"articles/notes.md": article("Notes", date="2026-08-08", tags="[日本語, python]")},
+    ),
+    ("respell a tag", {"articles/notes.md": (None, "python]", "PYTHON]")}),
+    ("remove a tag's last item", {"articles/unicode-post.md": (None, "tags: [ünï]", "tags: []")}),
+    ("move an item to another date", {"projects/delta.md": (None, "date: 2024-12-24", "date: 2026-09-09")}),
+    ("take a tag off a project", {"projects/gamma.md": (None, "stack: [Python, Django]", "stack: [Django]")}),
     # A rename as a writer does it: the file moved, its old slug listed in `aliases`.
     (
         "rename an article",
@@ -147,17 +158,6 @@ EDITS = [
             "projects/delta.md": (None, "status: active", "aliases: [alpha_1]\nstatus: active"),
         },
     ),
-    # Tags (pages/tags.py): python's items make pages of two. A tag is spelt as its newest item
-    # spells it: notes, once it has it, then delta, moved to a later date.
-    ("add a tag", {"articles/first-post.md": (None, "tags: [intro, meta]", "tags: [intro, meta, Python]")}),
-    (
-        "add a new article with tags",
-        {"articles/notes.md": article("Notes", date="2026-08-08", tags="[日本語, python]")},
-    ),
-    ("respell a tag", {"articles/notes.md": (None, "python]", "PYTHON]")}),
-    ("remove a tag's last item", {"articles/unicode-post.md": (None, "tags: [ünï]", "tags: []")}),
-    ("move an item to another date", {"projects/delta.md": (None, "date: 2024-12-24", "date: 2026-09-09")}),
-    ("take a tag off a project", {"projects/gamma.md": (None, "stack: [Python, Django]", "stack: [Django]")}),
 ]
 
 
