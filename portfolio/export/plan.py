@@ -50,7 +50,7 @@ SHOWS = {
     "/stack": "stack",
     "/api/v1/stack.json": "stack",
     **dict.fromkeys(["/404", "/api/v1/404", "/robots.txt", "/favicon.ico", "/site.webmanifest",
-                     "/openapi.json", "/.well-known/api-catalog", "/contact", "/contact/thanks"], "site"),
+                     "/openapi.json", "/.well-known/api-catalog", "/contact", "/contact/thanks", "/search"], "site"),
 }  # fmt: skip
 
 
@@ -230,6 +230,7 @@ def plan(build):
         raise BuildFailed([f"{path}: written by more than one URL" for path in sorted(duplicates)])
     key_of = Keys()
     build.keys = {target.path: key_of(target) for target in build.targets}
+    build.code = key_of.code
     build.base_url = Site.load().base_url
     build.drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
     build.host_files = {
