@@ -11,6 +11,7 @@ LINKS = {
     "articles": "pages:articles",
     "stack": "pages:stack",
     "developers": "pages:developers",
+    "search": "pages:search",
     "contact": "contact:form",
     "feed": "pages:feed",
     "llms_txt": "pages:llms-txt",

@@ -8,6 +8,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views import View
+from django.views.static import serve as static_serve
 from django.views.generic import DetailView, TemplateView
 
 from portfolio.content.models import Article, Project, Site, Stack
@@ -150,6 +151,18 @@ def developers(request):
         "json_twin": "/openapi.json",
     }
     return render(request, "pages/developers.html", context)
+
+
+def search(request):
+    """/search?q=...: the same page for every query. pages/static/pages/search.js reads `q` and
+    searches the index the build writes (portfolio/export/search_index.py) in the browser."""
+    return render(request, "pages/search.html")
+
+
+def search_index_file(request, path):
+    """/pagefind/<path> on the authoring server: a file of the last build's search index (in
+    SEARCH_BUILD_DIR), or 404 before the first build; /search then says it has no index."""
+    return static_serve(request, path, document_root=settings.SEARCH_BUILD_DIR / "pagefind")
 
 
 # The page background of each theme (site.css's --bg; base.html's theme-color meta tags).
