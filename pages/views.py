@@ -161,8 +161,12 @@ def search(request):
 
 def search_index_file(request, path):
     """/pagefind/<path> on the authoring server: a file of the last build's search index (in
-    SEARCH_BUILD_DIR), or 404 before the first build; /search then says it has no index."""
-    return static_serve(request, path, document_root=settings.SEARCH_BUILD_DIR / "pagefind")
+    SEARCH_BUILD_DIR). Before the first build, the list of its bundles is empty, and /search
+    says there is no index yet."""
+    folder = settings.SEARCH_BUILD_DIR / "pagefind"
+    if path == "bundles.json" and not (folder / path).is_file():
+        return JsonResponse({"bundles": []})
+    return static_serve(request, path, document_root=folder)
 
 
 # The page background of each theme (site.css's --bg; base.html's theme-color meta tags).

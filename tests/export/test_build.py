@@ -128,22 +128,27 @@ def test_incremental_builds_equal_full_builds(
 def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, tmp_path):
     site()
     out = tmp_path / "site"
-    inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
+    before = tree(out)
+    inodes = {path: os.stat(out / path).st_ino for path in before}
     folder = os.stat(out).st_ino
     apply(content_dir, EDITS[0][1])  # a new body: the article's page, JSON and twin, and llms-full.txt
     result = site()
     assert os.stat(out).st_ino == folder, "an edit updates the folder in place"
     assert leftovers(out) == []
-    changed = sorted(path for path in tree(out) if os.stat(out / path).st_ino != inodes[path])
-    assert changed == ["api/v1/articles/first-post.json", "articles/first-post.html",
-                       "articles/first-post.md", "llms-full.txt"]  # fmt: skip
+    after = tree(out)
+    changed = sorted(path for path in after if os.stat(out / path).st_ino != inodes.get(path))
+    assert [path for path in changed if not path.startswith("pagefind/")] == [
+        "api/v1/articles/first-post.json", "articles/first-post.html", "articles/first-post.md", "llms-full.txt"
+    ]  # fmt: skip
+    # Its bundle of the search index is made again: only its files with new bytes are written.
+    assert all(after[path] != before.get(path) for path in changed)
     assert (result.rendered, result.written) == (4, 4), "no list shows a body: only the item re-renders"
     # New bytes that change no output (a comment): the same files render again, and stay.
     write_content(content_dir, {"articles/first-post.md": (content_dir / "articles/first-post.md")
                                 .read_text().replace("---\n", "---\n# a comment\n", 1)})  # fmt: skip
     inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
     result = site()
-    assert result.rendered == 4 and result.written == 0
+    assert result.rendered == 4 and result.written == 0 and result.search == "0 of 2"
     assert all(os.stat(out / path).st_ino == inode for path, inode in inodes.items())
 
 
@@ -182,8 +187,9 @@ def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir,
     """plan.SHOWS: the sitemaps show addresses and dates, the project pages projects, the
     404 page and openapi.json only the site's identity: an article's new title leaves them."""
 
-    def keys():
-        return {path: entry[0] for path, entry in manifest.read(tmp_path / "site")["files"].items()}
+    def keys():  # of the pages and documents (the search index's bundles: test_search_index.py)
+        files = manifest.read(tmp_path / "site")["files"]
+        return {path: entry[0] for path, entry in files.items() if not path.startswith("pagefind/")}
 
     site()
     before = keys()
@@ -201,8 +207,9 @@ def test_a_title_edit_renders_only_the_list_page_that_shows_it(site, content_dir
     /articles, not the others nor the projects' pages."""
     settings.LIST_PAGE_SIZE = 2
 
-    def keys():
-        return {path: entry[0] for path, entry in manifest.read(tmp_path / "site")["files"].items()}
+    def keys():  # of the pages and documents (the search index's bundles: test_search_index.py)
+        files = manifest.read(tmp_path / "site")["files"]
+        return {path: entry[0] for path, entry in files.items() if not path.startswith("pagefind/")}
 
     site()
     before = keys()
@@ -306,7 +313,7 @@ def test_the_summary_gives_each_phases_wall_and_cpu_time(tmp_path):
     result = distill_local(content, tmp_path / "site", tmp_path / "db.sqlite3")
     assert result.returncode == 0, result.stderr
     step = r"[\d.]+/[\d.]+ s"
-    steps = rf"import ([\d.]+)/([\d.]+) s, plan {step}, render {step}, verify {step}, publish {step}\)"
+    steps = rf"import ([\d.]+)/([\d.]+) s, plan {step}, render {step}, search {step}, verify {step}, publish {step}\)"
     phases = re.search(r"\(wall/CPU: " + steps, result.stdout)
     assert phases, result.stdout
 
@@ -401,7 +408,7 @@ def test_a_large_full_text_is_in_parts_each_item_once_newest_first(site, content
     apply(content_dir, EDITS[0][1])  # a new body for first-post
     [holder] = [name for name, urls in zip(names, pages, strict=True) if url_of("first-post") in urls]
     result = site()
-    changed = {path for path, data in tree(out).items() if files.get(path) != data}
+    changed = {path for path, data in tree(out).items() if files.get(path) != data and "pagefind/" not in path}
     item = {"api/v1/articles/first-post.json", "articles/first-post.html", "articles/first-post.md"}
     assert changed == {*item, holder}, changed
     assert result.rendered == 4

@@ -18,7 +18,7 @@ from .conftest import start_nginx
 
 HOSTS = settings.BASE_DIR / "tests" / "hosts"
 PAGES = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicode-post", "/stack",
-         "/developers", "/contact", "/contact/thanks"]  # fmt: skip
+         "/developers", "/search", "/contact", "/contact/thanks"]  # fmt: skip
 
 
 def api_files(site):
@@ -31,7 +31,8 @@ def header_paths(site):
     static = ["/" + str(p.relative_to(site)) for p in sorted((site / "static").rglob("*")) if p.is_file()]
     return [*PAGES, "/projects/alpha-one.md", "/articles/unicode-post.md", "/api/v1", "/api/v1.json",
             "/api/v1/projects", "/api/v1/articles/unicode-post.json", "/openapi.json",
-            "/.well-known/api-catalog", "/llms.txt", "/llms-full.txt", "/feed.xml", *static]  # fmt: skip
+            "/.well-known/api-catalog", "/llms.txt", "/llms-full.txt", "/feed.xml", *static,
+            "/pagefind/bundles.json", "/pagefind/site/pagefind.js", "/pagefind/site/wasm.en.pagefind"]  # fmt: skip
 
 
 def check_headers(base, site):
@@ -195,7 +196,9 @@ def test_csp_lets_the_form_reach_a_contact_service_on_another_origin(imported, s
     csp = content_security_policy()
     assert "form-action 'self' https://contact.example.net;" in csp
     assert "connect-src 'self' https://contact.example.net;" in csp  # contact.js posts with fetch
-    assert "script-src 'self';" in csp and "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp
+    # Scripts: the site's files, which may compile WebAssembly (the search); no inline script, no eval.
+    assert "script-src 'self' 'wasm-unsafe-eval';" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp and "'unsafe-eval'" not in csp
     settings.CONTACT_SERVICE_URL = SITE_URL + "/service"  # the site's own origin: 'self' says it
     assert "form-action 'self';" in content_security_policy()
     settings.CONTACT_SERVICE_URL = ""
