@@ -189,8 +189,15 @@ def measure(command, env, timeout, sample_memory=False, cwd=ROOT):
         raise MeasureFailed(f"{' '.join(map(str, command))}: timed out after {timeout} s\n{tail(output)}")
     cpu = usage.ru_utime + usage.ru_stime
     return Measured(
-        seconds, cpu, usage.ru_stime, usage.ru_maxrss * 1024, peak_tree[0], peak_indexing[0],
-        peak_pagefind[0], proc.returncode, output,
+        seconds,
+        cpu,
+        usage.ru_stime,
+        usage.ru_maxrss * 1024,
+        peak_tree[0],
+        peak_indexing[0],
+        peak_pagefind[0],
+        proc.returncode,
+        output,
     )
 
 

@@ -8,8 +8,8 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views import View
-from django.views.static import serve as static_serve
 from django.views.generic import DetailView, TemplateView
+from django.views.static import serve as static_serve
 
 from portfolio.content.models import Article, Project, Site, Stack
 

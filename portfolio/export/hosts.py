@@ -71,8 +71,8 @@ def content_security_policy():
         if (service.scheme, service.netloc) != (site.scheme, site.netloc):
             contact = f" {service.scheme}://{service.netloc}"
     return (
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; font-src 'self'; "
-        f"manifest-src 'self'; connect-src 'self'{contact}; form-action 'self'{contact}; "
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; "
+        f"font-src 'self'; manifest-src 'self'; connect-src 'self'{contact}; form-action 'self'{contact}; "
         "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     )
 

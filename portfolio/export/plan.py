@@ -50,7 +50,8 @@ SHOWS = {
     "/stack": "stack",
     "/api/v1/stack.json": "stack",
     **dict.fromkeys(["/404", "/api/v1/404", "/robots.txt", "/favicon.ico", "/site.webmanifest",
-                     "/openapi.json", "/.well-known/api-catalog", "/contact", "/contact/thanks", "/search"], "site"),
+                     "/openapi.json", "/.well-known/api-catalog", "/contact", "/contact/thanks",
+                     "/search"], "site"),
 }  # fmt: skip
 
 

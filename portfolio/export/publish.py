@@ -27,8 +27,9 @@ def publish(build):
         for target in build.targets:
             if target.path in build.rendered:
                 files[target.path] = [build.keys[target.path], *build.rendered[target.path]]
-        for path, key in build.search_files.items():  # search_index.py's, carried or new
-            files[path] = [key, *build.rendered[path]] if path in build.rendered else build.previous["files"][path]
+        for path, key in build.search_files.items():  # search_index.py's, new or carried over
+            stat = build.rendered.get(path) or build.previous["files"][path][1:]
+            files[path] = [key, *stat]
         manifest.write(build.out_dir, {
             "inputs": build.inputs,
             "drafts": plan.hash_of(build.drafts),

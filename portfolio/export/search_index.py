@@ -153,7 +153,7 @@ def run_pagefind(jobs, workers):
     `workers` at a time; its errors as BuildFailed."""
     binary = get_executable()  # pagefind[bin]'s (or PAGEFIND_BINARY_PATH's, as its Python API finds it)
     if binary is None:
-        raise BuildFailed(["search index: Pagefind's binary is missing; install requirements.txt (pagefind[bin])"])
+        raise BuildFailed(["search index: Pagefind's binary is missing: install requirements.txt"])
     # Its own settings only: no pagefind.yml of a working folder, no PAGEFIND_* variable.
     env = {name: value for name, value in os.environ.items() if not name.startswith("PAGEFIND_")}
 
@@ -163,7 +163,8 @@ def run_pagefind(jobs, workers):
                    "--exclude-selectors", ", ".join(EXCLUDE)]  # fmt: skip
         done = subprocess.run(command, cwd=source, env=env, capture_output=True, text=True)
         if done.returncode:
-            return f"{FOLDER}/{bundle}/: Pagefind failed ({done.returncode}): {(done.stderr or done.stdout).strip()}"
+            said = (done.stderr or done.stdout).strip()
+            return f"{FOLDER}/{bundle}/: Pagefind failed (exit status {done.returncode}): {said}"
         return None
 
     with ThreadPoolExecutor(max(1, workers)) as pool:
@@ -176,7 +177,8 @@ def place_bundle(build, bundle, written, output):
     key = build.search_keys[bundle]
     for file in sorted(written.rglob("*")):
         name = file.relative_to(written).as_posix()
-        if file.is_file() and (INDEX_FILES.fullmatch(name) or (bundle == SITE and RUNTIME_FILES.fullmatch(name))):
+        needed = INDEX_FILES.fullmatch(name) or (bundle == SITE and RUNTIME_FILES.fullmatch(name))
+        if file.is_file() and needed:
             path = f"{FOLDER}/{bundle}/{name}"
             record(build, path, place(file.read_bytes(), path, output))
             build.search_files[path] = key

@@ -32,7 +32,8 @@ def header_paths(site):
     return [*PAGES, "/projects/alpha-one.md", "/articles/unicode-post.md", "/api/v1", "/api/v1.json",
             "/api/v1/projects", "/api/v1/articles/unicode-post.json", "/openapi.json",
             "/.well-known/api-catalog", "/llms.txt", "/llms-full.txt", "/feed.xml", *static,
-            "/pagefind/bundles.json", "/pagefind/site/pagefind.js", "/pagefind/site/wasm.en.pagefind"]  # fmt: skip
+            "/pagefind/bundles.json", "/pagefind/site/pagefind.js",
+            "/pagefind/site/wasm.en.pagefind"]  # fmt: skip
 
 
 def check_headers(base, site):

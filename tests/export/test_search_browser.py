@@ -68,9 +68,8 @@ def results(driver):
 
 
 def phone(driver):
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride", {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True}
-    )
+    metrics = {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
 
 
 @pytest.mark.browser

@@ -148,9 +148,10 @@ def test_a_searchable_page_must_mark_its_content(site, monkeypatch, tmp_path):
 def test_verification_finds_a_draft_in_the_index(content_dir):
     """Were a draft ever indexed, its fragment would name it: the build would not publish."""
     verifier = Verifier("https://portfolio.test", set(), {"paths": {}}, [(DRAFT_SLUG, DRAFT_TITLE)])
-    fragment = b'pagefind_dcd{"url":"/articles/%s.html","content":"x","meta":{"title":"T"}}' % DRAFT_SLUG.encode()
-    problems = verifier.check_file("pagefind/0/fragment/en_1.pf_fragment", gzip.compress(fragment))
-    assert problems == [f"pagefind/0/fragment/en_1.pf_fragment: holds the address of draft articles/{DRAFT_SLUG}.md"]
+    fragment = b'pagefind_dcd{"url":"/articles/%s.html","content":"x"}' % DRAFT_SLUG.encode()
+    path = "pagefind/0/fragment/en_1.pf_fragment"
+    problems = verifier.check_file(path, gzip.compress(fragment))
+    assert problems == [f"{path}: holds the address of draft articles/{DRAFT_SLUG}.md"]
     titled = b'pagefind_dcd{"url":"/x.html","meta":{"title":"%s"}}' % DRAFT_TITLE.encode()
     assert verifier.check_file("pagefind/0/fragment/en_2.pf_fragment", gzip.compress(titled))
     assert verifier.check_file("pagefind/0/fragment/en_3.pf_fragment", b"not gzip")
@@ -162,6 +163,7 @@ def test_the_draft_stays_out_when_it_is_published_and_drafted_again(site, conten
     write_content(content_dir, {f"articles/{DRAFT_SLUG}.md": article("Now public", date="2026-04-04")})
     site()
     assert any(f"/articles/{DRAFT_SLUG}.html" in pages for pages in fragments(out).values())
-    write_content(content_dir, {f"articles/{DRAFT_SLUG}.md": article("Hidden", date="2026-04-04", draft="true")})
+    drafted = article("Hidden", date="2026-04-04", draft="true")
+    write_content(content_dir, {f"articles/{DRAFT_SLUG}.md": drafted})
     site()
     assert not any(f"/articles/{DRAFT_SLUG}.html" in pages for pages in fragments(out).values())
