@@ -15,7 +15,7 @@
   const BUNDLE = /^\/pagefind\/[a-z0-9-]+\/$/;
   const PAGE = 10; // results shown at a time
   const UNAVAILABLE =
-    "Search is not available: this site has no search index yet. A build writes it (make build).";
+    "Search is not available: this site has no search index yet, or it could not be read. A build writes it (make build).";
   let pagefind = null; // a promise of Pagefind's module, bundles merged
   let latest = 0; // the newest search: an older one's answer is dropped
   let results = [];
@@ -61,14 +61,14 @@
       say("");
       return;
     }
-    let module;
+    let found;
     try {
-      module = await load();
+      const module = await load();
+      found = debounce ? await module.debouncedSearch(term, {}, 250) : await module.search(term);
     } catch (error) {
       if (run === latest) say(UNAVAILABLE);
       return;
     }
-    const found = debounce ? await module.debouncedSearch(term, {}, 250) : await module.search(term);
     if (found === null || run !== latest) return; // a newer search is on its way
     results = found.results;
     shown = 0;
