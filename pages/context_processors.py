@@ -12,6 +12,7 @@ LINKS = {
     "tags": "pages:tags",
     "stack": "pages:stack",
     "developers": "pages:developers",
+    "search": "pages:search",
     "contact": "contact:form",
     "feed": "pages:feed",
     "llms_txt": "pages:llms-txt",

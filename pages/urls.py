@@ -92,6 +92,8 @@ urlpatterns = [
     ),
     distill_path("stack", views.stack, name="stack", distill_file="stack.html"),
     distill_path("developers", views.developers, name="developers", distill_file="developers.html"),
+    # Searched in the browser from the index the build writes (portfolio/export/search_index.py).
+    distill_path("search", views.search, name="search", distill_file="search.html"),
     # The 404 page as a file for the static host; handler404 (portfolio/urls.py) serves the same
     # template to anything the authoring server does not know.
     distill_path(

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views import View
 from django.views.generic import DetailView, TemplateView
+from django.views.static import serve as static_serve
 
 from portfolio.content.models import Article, Project, Site, Stack
 
@@ -193,6 +194,22 @@ def developers(request):
         "json_twin": "/openapi.json",
     }
     return render(request, "pages/developers.html", context)
+
+
+def search(request):
+    """/search?q=...: the same page for every query. pages/static/pages/search.js reads `q` and
+    searches the index the build writes (portfolio/export/search_index.py) in the browser."""
+    return render(request, "pages/search.html")
+
+
+def search_index_file(request, path):
+    """/pagefind/<path> on the authoring server: a file of the last build's search index (in
+    SEARCH_BUILD_DIR). Before the first build, the list of its bundles is empty, and /search
+    says there is no index yet."""
+    folder = settings.SEARCH_BUILD_DIR / "pagefind"
+    if path == "bundles.json" and not (folder / path).is_file():
+        return JsonResponse({"bundles": []})
+    return static_serve(request, path, document_root=folder)
 
 
 # The page background of each theme (site.css's --bg; base.html's theme-color meta tags).

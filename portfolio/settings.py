@@ -51,6 +51,9 @@ JINJA2_CACHE_DIR = Path(os.environ.get("JINJA2_CACHE_DIR") or BASE_DIR / ".cache
 # The authoring server renders draft articles at their address (with a "Draft" banner, noindex);
 # they stay off every list and machine surface, and the build ignores this setting.
 SHOW_DRAFTS = env_bool("SHOW_DRAFTS")
+# The built folder (`make build` writes dist/) whose search index the authoring server answers
+# /pagefind/ with, so that /search works there after a build (pages.views.search_index_file).
+SEARCH_BUILD_DIR = Path(os.environ.get("SEARCH_BUILD_DIR") or BASE_DIR / "dist").resolve()
 
 # The largest content file the importer accepts (bytes; docs/content-format.md, "Limits"): a bigger one is a
 # named error, so every accepted file is rendered within a time bound linear in its size.

@@ -4,12 +4,18 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from pages.views import search_index_file
+
 urlpatterns = [
     path("", include("pages.urls")),
     path("", include("api.urls")),
     path("", include("contact.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# The authoring server answers /pagefind/ from the last build's search index (never exported: a
+# build writes its own), so /search finds what that build published.
+urlpatterns.append(path("pagefind/<path:path>", search_index_file))
 
 if settings.BROWSER_RELOAD:  # the authoring server's live reload (never exported: not a distill_path)
     urlpatterns.append(path("__reload__/", include("django_browser_reload.urls")))

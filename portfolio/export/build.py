@@ -2,6 +2,7 @@
 
     plan.py     every URL, its file and its dependency key; which files need rendering
     render.py   render those through Django's request handling into a stage folder
+                (then search_index.py indexes the pages worth searching, in bundles)
     verify.py   check the new files (drafts, links, the API's schema, the agent surfaces)
     publish.py  put them in place of DIR and record them in the manifest (manifest.py)
 
@@ -37,6 +38,7 @@ from . import manifest
 from .plan import plan
 from .publish import publish
 from .render import render
+from .search_index import index as index_search
 from .state import Build, BuildFailed
 from .verify import verify
 
@@ -49,6 +51,7 @@ class BuildResult:
     rendered: int = 0
     written: int = 0
     carried: int = 0
+    search: str = ""  # "1 of 17": the search index's bundles indexed anew, of all
     seconds: float = 0.0
     phases: str = ""
     up_to_date: bool = False
@@ -63,7 +66,7 @@ class BuildResult:
             f"Built {self.files} files ({self.size / 1e6:.1f} MB) in {self.seconds:.1f} s "
             f"(wall/CPU: {self.phases}): {self.rendered} rendered ({self.written} written, "
             f"{self.rendered - self.written} unchanged), {self.carried} carried over from the "
-            f"previous build -> {self.out_dir}"
+            f"previous build, search index: {self.search} bundles indexed -> {self.out_dir}"
         )
 
 
@@ -94,6 +97,8 @@ def build(out_dir, *, full=False, force=False, workers=None, wait=False, stderr=
             gc.freeze()
             with state.phases("render"):
                 render(state)
+            with state.phases("search"):
+                index_search(state)
             with state.phases("verify"):
                 verify(state)
             with state.phases("publish"):
@@ -102,10 +107,11 @@ def build(out_dir, *, full=False, force=False, workers=None, wait=False, stderr=
         out_dir,
         files=len(state.files),
         size=sum(stat[0] for stat in state.rendered.values())
-        + sum(state.previous["files"][t.path][1] for t in state.carried),
+        + sum(state.previous["files"][path][1] for path in state.files - set(state.rendered)),
         rendered=len(state.to_render),
-        written=len(state.written - set(state.host_files)),
+        written=len(state.written - set(state.host_files) - set(state.search_files)),
         carried=len(state.carried),
+        search=f"{state.search_indexed} of {len(state.search_keys)}",
         seconds=time.perf_counter() - started,
         phases=state.phases.summary(),
     )

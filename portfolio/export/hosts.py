@@ -54,7 +54,7 @@ SERVICE_DESC_LINK = '</openapi.json>; rel="service-desc"'
 # A tag's pages are matched segment by segment (`/tags*` would match its feed too, and set its
 # Cache-Control twice).
 PAGES = ["/", "/projects*", "/articles*", "/tags", "/tags/:tag", "/tags/:tag/page/:page", "/stack",
-         "/developers", "/contact*"]  # fmt: skip
+         "/developers", "/search", "/contact*"]  # fmt: skip
 STATIC = "/static/*"
 # Static names carry a content hash (pages/assets.py): a changed file is a new address.
 IMMUTABLE = "Cache-Control: public, max-age=31536000, immutable"
@@ -67,7 +67,14 @@ CATALOG_TYPE = 'Content-Type: application/linkset+json; profile="https://www.rfc
 def content_security_policy():
     """What the pages need and nothing else: their own styles, scripts (files, never inline),
     images and fonts; no framing; the form posts (and contact.js fetches) to the site, or to the
-    contact service when it is on another origin (CONTACT_SERVICE_URL)."""
+    contact service when it is on another origin (CONTACT_SERVICE_URL).
+
+    'wasm-unsafe-eval': the search (/search, Pagefind) compiles its WebAssembly, in a worker
+    started from /pagefind/ and, failing that, in the page. It lets the site's own scripts compile
+    WebAssembly and nothing more: no eval() of strings, no inline script. Site-wide because one
+    page cannot be given a wider policy on every host: Netlify adds a `/search` rule's policy to
+    the `/*` rule's (two policies, both enforced, so the narrower wins) and cannot remove one, and
+    the worker's own response needs it as well."""
     contact = ""
     service = urlsplit(settings.CONTACT_SERVICE_URL)
     if service.scheme and service.netloc:
@@ -75,8 +82,8 @@ def content_security_policy():
         if (service.scheme, service.netloc) != (site.scheme, site.netloc):
             contact = f" {service.scheme}://{service.netloc}"
     return (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
-        f"manifest-src 'self'; connect-src 'self'{contact}; form-action 'self'{contact}; "
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; "
+        f"font-src 'self'; manifest-src 'self'; connect-src 'self'{contact}; form-action 'self'{contact}; "
         "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     )
 

@@ -59,7 +59,8 @@ SHOWS = {
     "/tags": "tags",  # each tag's name and counts
     "/sitemap-tags.xml": "tag-dates",  # each tag's pages and newest date
     **dict.fromkeys(["/404", "/api/v1/404", "/robots.txt", "/favicon.ico", "/site.webmanifest",
-                     "/openapi.json", "/.well-known/api-catalog", "/contact", "/contact/thanks"], "site"),
+                     "/openapi.json", "/.well-known/api-catalog", "/contact", "/contact/thanks",
+                     "/search"], "site"),
 }  # fmt: skip
 
 
@@ -295,6 +296,7 @@ def plan(build):
         raise BuildFailed([f"{path}: written by more than one URL" for path in sorted(duplicates)])
     key_of = Keys()
     build.keys = {target.path: key_of(target) for target in build.targets}
+    build.code = key_of.code
     build.base_url = Site.load().base_url
     build.drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
     moves = aliases.moves()

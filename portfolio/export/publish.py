@@ -27,11 +27,15 @@ def publish(build):
         for target in build.targets:
             if target.path in build.rendered:
                 files[target.path] = [build.keys[target.path], *build.rendered[target.path]]
+        for path, key in build.search_files.items():  # search_index.py's, new or carried over
+            stat = build.rendered.get(path) or build.previous["files"][path][1:]
+            files[path] = [key, *stat]
         manifest.write(build.out_dir, {
             "inputs": build.inputs,
             "drafts": plan.hash_of(build.drafts),
             "base_url": build.base_url,
             "files": files,
+            "search": build.search_keys,
             "host_files": {path: build.rendered[path] for path in build.host_files},
         })  # fmt: skip
 

@@ -40,6 +40,7 @@ class Build:
     # plan.py: every target, the dependency key of each file, which to render.
     targets: list = field(default_factory=list)
     keys: dict = field(default_factory=dict)  # {path: key}
+    code: str = ""  # the hash of the code and settings that shape the output
     carried: list = field(default_factory=list)  # the previous build's file stands for these
     to_render: list = field(default_factory=list)
     base_url: str = ""
@@ -52,6 +53,12 @@ class Build:
     rendered: dict = field(default_factory=dict)  # {path: [size, mtime_ns]} of every file rendered
     written: set = field(default_factory=set)  # the rendered files whose bytes are new
 
+    # search_index.py: every file of the search index with its bundle's key, each bundle's key,
+    # and how many bundles were indexed anew.
+    search_files: dict = field(default_factory=dict)  # {path: key}
+    search_keys: dict = field(default_factory=dict)  # {bundle: key}
+    search_indexed: int = 0
+
     def progress(self, label, total):
         """A callable(done) that keeps a progress line of this step on stderr."""
         line = Progress(self.stderr, label)
@@ -60,7 +67,7 @@ class Build:
     @property
     def files(self):
         """Every path of the new build."""
-        return {target.path for target in self.targets} | set(self.host_files)
+        return {target.path for target in self.targets} | set(self.host_files) | set(self.search_files)
 
     def folder_of(self, path):
         """Where a file of the new build is until it is published."""

@@ -7,6 +7,7 @@ address, no JSON item with its slug or title).
 Every XML file (the feed, the sitemaps) must be well-formed, every JSON file must parse, and
 llms.txt must have the structure its readers parse (llms_txt_problems).
 Every HTML page's media references (img src and srcset, og:image, JSON-LD images) resolve.
+The search index's fragments (search_index.py) hold no draft's address, slug or title either.
 Across files (after rendering): lists and detail files agree, and every link into the site from
 llms.txt, the sitemaps and the feed resolves. The surfaces beyond the spec (check_agent_surfaces):
 every markdown twin rendered is its JSON document rewritten, each published item has one and no
@@ -15,6 +16,7 @@ API catalog resolves. A file carried over from the previous build passed the sam
 unless the drafts or the address changed since: then its bytes are searched for drafts again.
 """
 
+import gzip
 import html
 import json
 import re
@@ -28,8 +30,10 @@ from portfolio.workers import map_chunks
 from . import plan
 from .hosts import served_file
 from .limits import host_limit_problems
+from .search_index import FOLDER
 from .state import BuildFailed
 
+SEARCH_FOLDER = FOLDER + "/"
 LIST_KEYS = {"api/v1/projects.json": "projects", "api/v1/articles.json": "articles"}
 # The files whose links into the site must resolve, and how their links are written: llms.txt
 # and the feeds (the site's and each tag's). A feed's own <link>s and ids only: its entries'
@@ -129,6 +133,8 @@ class Verifier:
         """The problems of one file's bytes."""
         if path.startswith("media/"):
             return []  # content's own files: pictures, not surfaces that could leak a draft
+        if path.startswith(SEARCH_FOLDER):
+            return self.check_search_file(path, body)
         problems = self.draft_leaks(path, body)
         if path.endswith(".html"):
             problems += self.check_media(path, body)
@@ -145,6 +151,17 @@ class Verifier:
         elif path == "llms.txt":
             problems += llms_txt_problems(path, body)
         return problems
+
+    def check_search_file(self, path, body):
+        """A file of the search index (search_index.py). Pagefind's are gzipped; its fragments
+        hold each page's address, title and text, so a draft indexed would show there."""
+        if path.endswith(".pf_fragment"):
+            try:
+                body = gzip.decompress(body)
+            except (OSError, EOFError) as exc:
+                return [f"{path}: not a gzipped Pagefind fragment ({exc})"]
+            return self.draft_leaks(path, body)
+        return json_problems(path, body) if path.endswith(".json") else []
 
     def draft_leaks(self, path, body):
         """Each draft's address, slug or title wherever the bytes hold one: every value found
@@ -344,8 +361,13 @@ def verify(build):
     if build.carried and (drafts_changed or build.base_url != previous.get("base_url")):
         for target in build.carried:
             problems += verifier.draft_leaks(target.path, build.read(target.path))
-    # Across files: with the same files, drafts and address, only what changed.
-    same = not drafts_changed and build.files == set(previous.get("files", {})) | set(build.host_files)
+        for path in sorted(set(build.search_files) - set(build.rendered)):
+            problems += verifier.check_search_file(path, build.read(path))
+    # Across files: with the same files, drafts and address, only what changed. The search
+    # index's files are not among what these checks read: an edit renames some of them.
+    before = {path for path in previous.get("files", {}) if not path.startswith(SEARCH_FOLDER)}
+    now = {path for path in build.files if not path.startswith(SEARCH_FOLDER)}
+    same = not drafts_changed and now == before | set(build.host_files)
     problems += verifier.check_site(build.read, build.written if same else None)
     problems += verifier.check_agent_surfaces(build.read, build.rendered)
     if limits or problems:

@@ -23,7 +23,7 @@ def fill(driver, name="Ada Lovelace", email="ada@example.com", message="Hello fr
     driver.find_element(By.ID, "contact-name").send_keys(name)
     driver.find_element(By.ID, "contact-email").send_keys(email)
     driver.find_element(By.ID, "contact-message").send_keys(message)
-    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
 
 
 def test_without_javascript_the_form_posts_and_lands_on_the_thanks_page(chromium, site):
@@ -44,7 +44,7 @@ def test_with_javascript_the_form_answers_in_place(chromium, site):
     # Record the button's disabled state and the form's aria-busy (the spinner) at every change,
     # to see the sending state while the post is under way.
     driver.execute_script(
-        "const button = document.querySelector('button[type=submit]'); window.buttonStates = [];"
+        "const button = document.querySelector('main button[type=submit]'); window.buttonStates = [];"
         "new MutationObserver(() => window.buttonStates.push(button.disabled))"
         ".observe(button, {attributes: true, attributeFilter: ['disabled']});"
         "const form = button.form; window.busyStates = [];"
@@ -67,7 +67,7 @@ def test_with_javascript_the_form_answers_in_place(chromium, site):
     # Editing the field clears its error at once.
     assert driver.find_element(By.ID, "contact-email-error").text == ""
     assert email_input.get_attribute("aria-invalid") is None
-    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    driver.find_element(By.CSS_SELECTOR, "main button[type=submit]").click()
     WebDriverWait(driver, 10).until(lambda d: "message was sent" in status.text)
     assert driver.current_url == f"{site}/contact"  # no navigation
     assert email_input.get_attribute("aria-invalid") is None

@@ -63,7 +63,8 @@ def test_contact_page_form_works_without_javascript(client, imported):
     response = client.get("/contact")
     assert response.status_code == 200
     page = parse(response)
-    (form,) = page.forms
+    search, form = page.forms  # the header's search form, then the page's own
+    assert search["action"] == "/search" and search["role"] == "search"
     assert form["method"] == "post" and form["action"] == "/api/contact"
     assert {"name", "email", "message", "website"} <= set(page.inputs)
     assert page.inputs["email"]["type"] == "email"
@@ -107,4 +108,4 @@ def test_how_the_frozen_form_reaches_the_service(
     settings.CONTACT_CROSS_ORIGIN = cross_origin
     assert hosting.form_action() == action
     assert hosting.redirect_rules() == rules
-    assert parse(client.get("/contact")).forms[0]["action"] == action
+    assert parse(client.get("/contact")).forms[-1]["action"] == action  # after the header's search

@@ -192,7 +192,8 @@ def test_incremental_builds_equal_full_builds(
 def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, tmp_path):
     site()
     out = tmp_path / "site"
-    inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
+    before = tree(out)
+    inodes = {path: os.stat(out / path).st_ino for path in before}
     folder = os.stat(out).st_ino
     # A new body: the article's page, JSON and twin, llms-full.txt, and the feeds that carry it
     # whole (the site's, its tags'); no list, no tag page.
@@ -200,17 +201,21 @@ def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, t
     result = site()
     assert os.stat(out).st_ino == folder, "an edit updates the folder in place"
     assert leftovers(out) == []
-    changed = sorted(path for path in tree(out) if os.stat(out / path).st_ino != inodes[path])
-    assert changed == ["api/v1/articles/first-post.json", "articles/first-post.html",
-                       "articles/first-post.md", "feed.xml", "llms-full.txt",
-                       "tags/intro/feed.xml", "tags/meta/feed.xml"]  # fmt: skip
+    after = tree(out)
+    changed = sorted(path for path in after if os.stat(out / path).st_ino != inodes.get(path))
+    assert [path for path in changed if not path.startswith("pagefind/")] == [
+        "api/v1/articles/first-post.json", "articles/first-post.html", "articles/first-post.md",
+        "feed.xml", "llms-full.txt", "tags/intro/feed.xml", "tags/meta/feed.xml",
+    ]  # fmt: skip
+    # Its bundle of the search index is made again: only its files with new bytes are written.
+    assert all(after[path] != before.get(path) for path in changed)
     assert (result.rendered, result.written) == (7, 7), "no list shows a body: only the item and feeds"
     # New bytes that change no output (a comment): the same files render again, and stay.
     write_content(content_dir, {"articles/first-post.md": (content_dir / "articles/first-post.md")
                                 .read_text().replace("---\n", "---\n# a comment\n", 1)})  # fmt: skip
     inodes = {path: os.stat(out / path).st_ino for path in tree(out)}
     result = site()
-    assert result.rendered == 7 and result.written == 0
+    assert result.rendered == 7 and result.written == 0 and result.search == "0 of 2"
     assert all(os.stat(out / path).st_ino == inode for path, inode in inodes.items())
 
 
@@ -249,8 +254,9 @@ def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir,
     """plan.SHOWS: the sitemaps show addresses and dates, the project pages projects, the
     404 page and openapi.json only the site's identity: an article's new title leaves them."""
 
-    def keys():
-        return {path: entry[0] for path, entry in manifest.read(tmp_path / "site")["files"].items()}
+    def keys():  # of the pages and documents (the search index's bundles: test_search_index.py)
+        files = manifest.read(tmp_path / "site")["files"]
+        return {path: entry[0] for path, entry in files.items() if not path.startswith("pagefind/")}
 
     site()
     before = keys()
@@ -270,8 +276,9 @@ def test_a_title_edit_renders_only_the_list_page_that_shows_it(site, content_dir
     /articles, not the others nor the projects' pages."""
     settings.LIST_PAGE_SIZE = 2
 
-    def keys():
-        return {path: entry[0] for path, entry in manifest.read(tmp_path / "site")["files"].items()}
+    def keys():  # of the pages and documents (the search index's bundles: test_search_index.py)
+        files = manifest.read(tmp_path / "site")["files"]
+        return {path: entry[0] for path, entry in files.items() if not path.startswith("pagefind/")}
 
     site()
     before = keys()
@@ -402,7 +409,8 @@ def test_the_summary_gives_each_phases_wall_and_cpu_time(tmp_path):
     result = distill_local(content, tmp_path / "site", tmp_path / "db.sqlite3")
     assert result.returncode == 0, result.stderr
     step = r"[\d.]+/[\d.]+ s"
-    steps = rf"import ([\d.]+)/([\d.]+) s, plan {step}, render {step}, verify {step}, publish {step}\)"
+    steps = rf"import ([\d.]+)/([\d.]+) s, plan {step}, render {step}, search {step}, verify {step}, "
+    steps += rf"publish {step}\)"
     phases = re.search(r"\(wall/CPU: " + steps, result.stdout)
     assert phases, result.stdout
 
@@ -498,6 +506,7 @@ def test_a_large_full_text_is_in_parts_each_item_once_newest_first(site, content
     [holder] = [name for name, urls in zip(names, pages, strict=True) if url_of("first-post") in urls]
     result = site()
     changed = {path for path, data in tree(out).items() if files.get(path) != data}
+    changed = {path for path in changed if not path.startswith("pagefind/")}  # test_search_index.py
     item = {"api/v1/articles/first-post.json", "articles/first-post.html", "articles/first-post.md"}
     feeds = {"feed.xml", "tags/intro/feed.xml", "tags/meta/feed.xml"}  # they carry the body too
     assert changed == {*item, *feeds, holder}, changed

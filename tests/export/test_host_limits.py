@@ -46,7 +46,8 @@ def test_too_many_files(site, settings, content_dir, tmp_path):
     assert count > len(before)
     assert f"the host takes {len(before):,} (HOST_MAX_FILES;" in problems[0]
     assert "On a paid plan set HOST_MAX_FILES=100000" in problems[0]
-    assert re.search(r"The files by kind: \d+ [^,]+ \(\*\.html\), ", problems[0])
+    assert re.search(r"The files by kind: \d+ .*\b\d+ pages \(\*\.html\), ", problems[0])
+    assert re.search(r"\b\d+ search index files \(pagefind/", problems[0])
     settings.HOST_MAX_FILES = count  # exactly at the limit: it builds, and publishes that many
     assert len(site()) == count
 
@@ -137,9 +138,10 @@ def test_redirect_and_header_counts():
 
 def test_breakdown_names_the_kinds_most_first():
     files = {"a.html", "b.html", "c.html", "media/x.png", "media/_v/x.webp", "api/v1.json", "x.md"}
-    files.add("_headers")
+    files |= {"_headers", "pagefind/0/fragment/en_1.pf_fragment", "pagefind/0/pagefind-entry.json"}
     assert breakdown(files) == (
         "3 pages (*.html), 2 media files (media/, the images and their resized variants), "
+        "2 search index files (pagefind/, about one a searchable page), "
         "1 API documents (*.json), 1 markdown twins (*.md), 1 others"
     )
 

@@ -30,7 +30,7 @@ from .conftest import start_nginx
 HOSTS = settings.BASE_DIR / "tests" / "hosts"
 UNICODE_TAG = "/tags/" + quote("ünï")  # a tag's address in another script, as browsers send it
 PAGES = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicode-post", "/stack",
-         "/developers", "/contact", "/contact/thanks", "/tags", "/tags/python", UNICODE_TAG,
+         "/developers", "/search", "/contact", "/contact/thanks", "/tags", "/tags/python", UNICODE_TAG,
          "/projects/page/2", "/tags/python/page/2", UNICODE_TAG + "/page/2"]  # fmt: skip
 # The later pages of the lists, which the standard content is too small to have (LATER_PAGES).
 LATER_PAGES = {"projects/page/2.html": "projects.html", "tags/python/page/2.html": "tags/python.html",
@@ -60,7 +60,8 @@ def header_paths(site):
     return [*PAGES, "/projects/alpha-one.md", "/articles/unicode-post.md", "/api/v1", "/api/v1.json",
             "/api/v1/projects", "/api/v1/articles/unicode-post.json", "/openapi.json",
             "/.well-known/api-catalog", "/llms.txt", "/llms-full.txt", "/feed.xml", "/tags/python/feed.xml",
-            UNICODE_TAG + "/feed.xml", "/sitemap-tags.xml", *static]  # fmt: skip
+            UNICODE_TAG + "/feed.xml", "/sitemap-tags.xml", *static, "/pagefind/bundles.json",
+            "/pagefind/site/pagefind.js", "/pagefind/site/wasm.en.pagefind"]  # fmt: skip
 
 
 def check_headers(base, site):
@@ -254,7 +255,9 @@ def test_csp_lets_the_form_reach_a_contact_service_on_another_origin(imported, s
     csp = content_security_policy()
     assert "form-action 'self' https://contact.example.net;" in csp
     assert "connect-src 'self' https://contact.example.net;" in csp  # contact.js posts with fetch
-    assert "script-src 'self';" in csp and "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp
+    # Scripts: the site's files, which may compile WebAssembly (the search); no inline script, no eval.
+    assert "script-src 'self' 'wasm-unsafe-eval';" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp and "'unsafe-eval'" not in csp
     settings.CONTACT_SERVICE_URL = SITE_URL + "/service"  # the site's own origin: 'self' says it
     assert "form-action 'self';" in content_security_policy()
     settings.CONTACT_SERVICE_URL = ""

@@ -1,0 +1,184 @@
+"""The search index, made between render and verify: Pagefind (its PyPI package, `pagefind[bin]`)
+over the published pages worth finding, written into the stage's `pagefind/` like any new file.
+
+What is indexed: the page of each project and published article, the stack page and the
+developers page (ROUTES, SITE_ROUTES), each page's `data-pagefind-body` element as the render step
+wrote it. A build never renders a draft, so no draft is ever indexed (verify.py checks the
+index's fragments too). Not the home page, the lists or their later pages: they repeat the items.
+
+Pagefind is not incremental: it indexes what it is given, whole (10,000 pages at once took over a
+gigabyte). So the index is cut into bundles, each a Pagefind index of its own: `pagefind/site/`
+(the stack and developers pages, with Pagefind's script and WebAssembly, which the browser loads
+from the first bundle) and `pagefind/0/` to `pagefind/<n-1>/`, each holding the item pages whose
+path hashes to it, n doubling as the site grows past PAGES_PER_BUNDLE pages a bundle.
+`pagefind/bundles.json` lists them; pages/static/pages/search.js merges them in the browser
+(Pagefind's mergeIndex).
+
+A bundle's key is a hash of the code and of its pages' files as this build has them (each file's
+size and mtime: a page rendered again with the same bytes keeps its file, and its stat). A bundle
+whose key is the previous build's, its files as that build left them, is carried over; the others
+are indexed again, up to one Pagefind process per worker at a time. So an edit re-indexes the
+bundle of the page it changed (a title edit, those of the pages around it too, which name it); the
+lists it re-renders are not indexed.
+
+Pagefind's command (the binary of `pagefind[bin]`) indexes each bundle from a folder of hard
+links to its pages and writes into a folder beside the stage; the files the browser needs are then
+placed into the stage as render.py places pages: one whose bytes equal the previous build's file
+(most of a re-indexed bundle's fragments) is kept, not written again. Not its Python API: in
+1.5.2 that waits 0.1 s between the answers it reads (one request per page would take minutes at
+10,000 pages), and its service can acknowledge the written index while files are still being
+written, then be stopped: truncated files under load (Pagefind #1272, fixed after 1.5.2). The
+command exits once its files are written.
+"""
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from pagefind.service import get_executable
+
+from .plan import hash_of
+from .render import Output, link_or_copy, place, record
+from .state import BuildFailed
+
+FOLDER = "pagefind"
+LIST = f"{FOLDER}/bundles.json"
+# The item pages, cut into bundles by a hash of their path, and the pages of the first bundle.
+ROUTES = {"pages:project", "pages:article"}
+SITE_ROUTES = {"pages:stack", "pages:developers"}
+SITE = "site"
+# At most this many item pages a bundle (half as many, or more, once there are several). Pagefind
+# takes about 2 ms of CPU a page, and more a page in a larger index: 300 pages re-index in about
+# 0.6 s after an edit. The browser fetches two small files per bundle when a search starts, and
+# each bundle's part of the index for the words searched.
+PAGES_PER_BUNDLE = 500
+# What Pagefind leaves out of a page's data-pagefind-body (the link back to the list, the date
+# line, the buttons, the headings' "#" anchors): excerpts show the text.
+EXCLUDE = [".breadcrumb", ".page-header .meta", ".actions", ".headerlink"]
+# What the browser needs of Pagefind's output: each bundle's index, and the first bundle's script,
+# worker and WebAssembly (a merged bundle is searched with the first one's). Not its UI kits.
+INDEX_FILES = re.compile(r"pagefind-entry\.json|pagefind\.[\w-]+\.pf_meta|(?:index|fragment|filter)/[^/]+")
+RUNTIME_FILES = re.compile(r"pagefind\.js|pagefind-worker\.js|wasm\.[\w-]+\.pagefind")
+
+
+def bundle_count(pages):
+    """How many bundles `pages` item pages are cut into: a power of two, so that it changes (and
+    every bundle with it) only when the site doubles."""
+    count = 1
+    while pages > count * PAGES_PER_BUNDLE:
+        count *= 2
+    return count
+
+
+def bundle_of(path, count):
+    return str(int.from_bytes(hashlib.blake2b(path.encode(), digest_size=8).digest(), "big") % count)
+
+
+def bundles(targets):
+    """{bundle: [page path]}: the first bundle's pages, then the item bundles in order."""
+    items = sorted(target.path for target in targets if target.route in ROUTES)
+    count = bundle_count(len(items))
+    numbered = {}
+    for path in items:
+        numbered.setdefault(bundle_of(path, count), []).append(path)
+    site = sorted(target.path for target in targets if target.route in SITE_ROUTES)
+    return {SITE: site, **dict(sorted(numbered.items(), key=lambda item: int(item[0])))}
+
+
+def index(build):
+    """Write the search index of `build` into its stage: carry over the bundles whose pages did
+    not change, index the others."""
+    previous = build.previous.get("files", {})
+    previous_keys = build.previous.get("search", {})
+    previous_files = {}  # {bundle: [path]} of the previous build's index
+    for path in previous:
+        parts = path.split("/", 2)
+        if parts[0] == FOLDER and len(parts) == 3:
+            previous_files.setdefault(parts[1], []).append(path)
+    output = Output(str(build.stage), str(build.out_dir) if previous else None, build.in_place)
+    found = bundles(build.targets)
+    to_index = {}
+    for bundle, pages in found.items():
+        stats = [(path, *(build.rendered.get(path) or previous[path][1:])) for path in pages]
+        key = build.search_keys[bundle] = hash_of(build.code, bundle, stats)
+        old = previous_files.get(bundle, [])
+        if previous_keys.get(bundle) == key and old and not build.altered.intersection(old):
+            for path in old:
+                build.search_files[path] = key
+                if not build.in_place:
+                    link_or_copy(os.path.join(build.out_dir, path), os.path.join(build.stage, path))
+        else:
+            to_index[bundle] = pages
+    if to_index:
+        write_bundles(build, to_index, output)
+    build.search_indexed = len(to_index)
+    body = json.dumps({"bundles": [f"/{FOLDER}/{bundle}/" for bundle in found]}).encode()
+    record(build, LIST, place(body, LIST, output))
+    build.search_files[LIST] = hash_of(body)
+
+
+def write_bundles(build, to_index, output):
+    """Index each bundle of `to_index` ({bundle: [page path]}) and place the files it needs."""
+    work = Path(tempfile.mkdtemp(prefix=f"{build.stage.name}-search-", dir=build.stage.parent))
+    try:
+        jobs = []
+        for bundle, pages in to_index.items():
+            source = work / "pages" / bundle
+            for path in pages:
+                link_or_copy(os.path.join(build.folder_of(path), path), source / path)
+            jobs.append((bundle, source, work / "index" / bundle))
+        run_pagefind(jobs, build.workers)
+        for bundle, _source, written in jobs:
+            pages = len(to_index[bundle])
+            entry = json.loads((written / "pagefind-entry.json").read_bytes())
+            count = sum(language["page_count"] for language in entry["languages"].values())
+            if count != pages:
+                raise BuildFailed([
+                    f"{FOLDER}/{bundle}/: Pagefind indexed {count} of its {pages} pages; each page of "
+                    f"{sorted(ROUTES | SITE_ROUTES)} must mark its content with data-pagefind-body"
+                ])  # fmt: skip
+            place_bundle(build, bundle, written, output)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_pagefind(jobs, workers):
+    """Index each (bundle, pages folder, output folder) of `jobs` with Pagefind's command, up to
+    `workers` at a time; its errors as BuildFailed."""
+    binary = get_executable()  # pagefind[bin]'s (or PAGEFIND_BINARY_PATH's, as its Python API finds it)
+    if binary is None:
+        raise BuildFailed(["search index: Pagefind's binary is missing: install requirements.txt"])
+    # Its own settings only: no pagefind.yml of a working folder, no PAGEFIND_* variable.
+    env = {name: value for name, value in os.environ.items() if not name.startswith("PAGEFIND_")}
+
+    def one(job):
+        bundle, source, written = job
+        command = [binary, "--site", source, "--output-path", written, "--silent",
+                   "--exclude-selectors", ", ".join(EXCLUDE)]  # fmt: skip
+        done = subprocess.run(command, cwd=source, env=env, capture_output=True, text=True)
+        if done.returncode:
+            said = (done.stderr or done.stdout).strip()
+            return f"{FOLDER}/{bundle}/: Pagefind failed (exit status {done.returncode}): {said}"
+        return None
+
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        problems = [problem for problem in pool.map(one, jobs) if problem]
+    if problems:
+        raise BuildFailed(problems)
+
+
+def place_bundle(build, bundle, written, output):
+    key = build.search_keys[bundle]
+    for file in sorted(written.rglob("*")):
+        name = file.relative_to(written).as_posix()
+        needed = INDEX_FILES.fullmatch(name) or (bundle == SITE and RUNTIME_FILES.fullmatch(name))
+        if file.is_file() and needed:
+            path = f"{FOLDER}/{bundle}/{name}"
+            record(build, path, place(file.read_bytes(), path, output))
+            build.search_files[path] = key

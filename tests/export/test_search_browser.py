@@ -1,0 +1,151 @@
+"""Search in headless Chromium against `manage.py preview` of a real build, with the keyboard
+only, under the Content-Security-Policy the build's _headers sends, on a phone's width too."""
+
+import time
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from tests.browser import console_errors
+from tests.content_builder import FILES, article, write_content
+
+from .conftest import distill_local
+from .test_csp_browser import RECORD_VIOLATIONS
+from .test_preview import preview
+
+# A draft with a word of its own. Pagefind also matches a shorter indexed word that begins the
+# word searched for ("s" for "secret"), so the word starts with letters no published word starts with.
+DRAFT_WORD = "quokkaberry"
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory):
+    """The standard test content, a draft with a word of its own and twelve articles about
+    herons (more results than a search shows at first), built by the real command."""
+    root = tmp_path_factory.mktemp("search")
+    draft = article("Quokkaberry jam", date="2026-04-05", draft="true", body=f"The {DRAFT_WORD} harvest.\n")
+    herons = {f"articles/heron-{n}.md": article(f"Heron {n}", date=f"2025-03-{n:02}", body="A heron.\n")
+              for n in range(1, 13)}  # fmt: skip
+    content = write_content(root / "content", {**FILES, **herons, "articles/jam.md": draft})
+    result = distill_local(content, root / "site", root / "db.sqlite3")
+    assert result.returncode == 0, result.stderr
+    return root / "site"
+
+
+def press(driver, *keys):
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def tab_to(driver, selector, limit=40):
+    """Press Tab until the element matching `selector` has the focus."""
+    for _ in range(limit):
+        if driver.execute_script("return document.activeElement.matches(arguments[0])", selector):
+            return
+        press(driver, Keys.TAB)
+    raise AssertionError(f"{selector}: not reached with Tab")
+
+
+def wait_for(driver, script, timeout=15):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out: {script}")
+
+
+def status(driver):
+    return driver.execute_script("return document.querySelector('[data-search-status]').textContent")
+
+
+def results(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.search-result')].map((r) => "
+        "[r.querySelector('a').getAttribute('href'), r.querySelector('a').textContent, r.innerHTML])"
+    )
+
+
+def phone(driver):
+    metrics = {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 360])
+def test_search_with_the_keyboard_only(built_site, chromium, tmp_path, width):
+    with preview(built_site, tmp_path) as base:
+        driver = chromium()
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_VIOLATIONS})
+        if width == 360:
+            phone(driver)
+        driver.get(base + "/articles/first-post")
+        tab_to(driver, "#site-search" if width == 1280 else ".site-search button")
+        if width == 1280:  # the header's field takes the words; Enter sends them to /search
+            press(driver, "zeta", Keys.ENTER)
+        else:  # on a phone the header shows the button only: it opens /search, whose field has the focus
+            press(driver, Keys.ENTER)
+            wait_for(driver, "return location.pathname === '/search'")
+            assert driver.execute_script("return document.activeElement.id") == "search-input"
+            press(driver, "zeta")
+        wait_for(driver, "return document.querySelector('.search-result')")
+        assert driver.current_url == base + "/search?q=zeta"
+        assert status(driver) == "1 result for “zeta”"
+        [(href, title, markup)] = results(driver)
+        assert (href, title) == ("/projects/alpha-one", "Alpha One")  # the case study holds "zeta"
+        assert "<mark>zeta" in markup  # the word as Pagefind marks it, its full stop with it
+        if width == 360:  # nothing wider than the phone
+            assert driver.execute_script("return document.documentElement.scrollWidth") <= 360
+        tab_to(driver, ".search-result a")
+        press(driver, Keys.ENTER)
+        wait_for(driver, "return location.pathname === '/projects/alpha-one'")
+
+        # A draft's word finds nothing: no draft is indexed.
+        driver.get(base + "/search")
+        press(driver, DRAFT_WORD)
+        wait_for(driver, "return document.querySelector('[data-search-status]').textContent")
+        assert status(driver) == f"No results for “{DRAFT_WORD}”"
+        assert results(driver) == []
+        # The live region is announced; the results are a labelled list.
+        region = "return document.querySelector('[data-search-status]').getAttribute('role')"
+        assert driver.execute_script(region) == "status"
+        assert driver.execute_script("return document.querySelector('label[for=search-input]').textContent")
+        assert driver.execute_script("return window.cspViolations") == []
+        assert console_errors(driver) == []
+
+
+@pytest.mark.browser
+def test_a_query_in_the_address_and_more_results(built_site, chromium, tmp_path):
+    """/search?q=... searches on arrival; the words of many pages fill the list ten at a time."""
+    with preview(built_site, tmp_path) as base:
+        driver = chromium()
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_VIOLATIONS})
+        driver.get(base + "/search?q=%C3%BCn%C3%AFcode")  # ünïcode
+        wait_for(driver, "return document.querySelector('.search-result')")
+        assert driver.execute_script("return document.getElementById('search-input').value") == "ünïcode"
+        found = [href for href, _title, _markup in results(driver)]
+        assert {"/projects/gamma", "/articles/unicode-post"} <= set(found)  # (and a curl example's URL)
+        driver.get(base + "/search?q=heron")
+        wait_for(driver, "return document.querySelectorAll('.search-result').length === 10")
+        assert status(driver) == "12 results for “heron”"
+        tab_to(driver, "[data-search-more]")
+        press(driver, Keys.ENTER)
+        wait_for(driver, "return document.querySelectorAll('.search-result').length === 12")
+        assert driver.execute_script("return document.querySelector('[data-search-more]').hidden")
+        # The focus moves to the first new result, where the reader goes on.
+        assert driver.execute_script("return document.activeElement.closest('.search-result') === "
+                                     "document.querySelectorAll('.search-result')[10]")  # fmt: skip
+        assert driver.execute_script("return window.cspViolations") == []
+
+
+@pytest.mark.browser
+def test_without_javascript_the_header_form_still_reaches_the_search_page(built_site, chromium, tmp_path):
+    with preview(built_site, tmp_path) as base:
+        driver = chromium(javascript=False)
+        driver.get(base + "/stack")
+        tab_to(driver, "#site-search")
+        press(driver, "zeta", Keys.ENTER)
+        wait_for(driver, "return location.pathname === '/search'")
+        assert driver.current_url == base + "/search?q=zeta"
+        assert "needs JavaScript" in driver.find_element("css selector", "main").text
