@@ -21,7 +21,7 @@ CONTENTS_MIN = 3
 # Ids the templates around a body give their own elements (base.html, the detail pages,
 # includes/contents.html): a heading whose slug is one of them gets "-section" added, so that
 # every id on the page stays unique. tests/pages/test_contents.py reads them from the templates.
-PAGE_IDS = frozenset({"main", "case-study-title", "contents-title"})
+PAGE_IDS = frozenset({"main", "case-study-title", "contents-title", "site-search"})
 
 
 def heading_id(text, separator):
@@ -53,7 +53,7 @@ EXTENSION_CONFIGS = {
 }
 # Part of importer.IMPORT_VERSION: bump it when the output above changes, so that the next
 # import re-renders every body instead of keeping HTML made by the old settings.
-RENDER_VERSION = "3"
+RENDER_VERSION = "4"
 
 
 # Ordinary markdown renders at 0.6 s per MB on this machine (prose), a page of code or links in
