@@ -182,11 +182,14 @@ class Keys:
         # An item's page, JSON and twin show the item and the site; an article's page also links
         # to the articles before and after it in the list, by title. Made here in one pass (30,000
         # targets share 10,000 of them).
+        # `own`: what the item's page shows of the item alone (the search index's part of it).
         around = ["", *(f"{row[a_slug]}\0{row[a_title]}" for row in articles), ""]
-        self.memo = {f"projects:{row[p_slug]}": hash_of(self.site, row[p_slug], row[-1]) for row in projects}
+        self.own = {f"projects:{row[p_slug]}": hash_of(self.site, row[p_slug], row[-1]) for row in projects}
+        self.memo = dict(self.own)
         for i, row in enumerate(articles):
             slug = row[a_slug]
-            self.memo[f"articles:{slug}"] = hash_of(self.site, slug, row[-1], around[i], around[i + 2])
+            own = self.own[f"articles:{slug}"] = hash_of(self.site, slug, row[-1])
+            self.memo[f"articles:{slug}"] = hash_of(own, around[i], around[i + 2])
         # As text once, each row's and the whole list's (the same text as str() of the list):
         # each hash would make it again from 10,000 rows (25 ms each time).
         texts = {
@@ -296,6 +299,7 @@ def plan(build):
         raise BuildFailed([f"{path}: written by more than one URL" for path in sorted(duplicates)])
     key_of = Keys()
     build.keys = {target.path: key_of(target) for target in build.targets}
+    build.own_keys = key_of.own
     build.code = key_of.code
     build.base_url = Site.load().base_url
     build.drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))

@@ -14,12 +14,14 @@ path hashes to it, n doubling as the site grows past PAGES_PER_BUNDLE pages a bu
 `pagefind/bundles.json` lists them; pages/static/pages/search.js merges them in the browser
 (Pagefind's mergeIndex).
 
-A bundle's key is a hash of the code and of its pages' files as this build has them (each file's
-size and mtime: a page rendered again with the same bytes keeps its file, and its stat). A bundle
-whose key is the previous build's, its files as that build left them, is carried over; the others
-are indexed again, up to one Pagefind process per worker at a time. So an edit re-indexes the
-bundle of the page it changed (a title edit, those of the pages around it too, which name it); the
-lists it re-renders are not indexed.
+A bundle's key is a hash of the code and of what its pages show that Pagefind indexes: an item
+bundle's, each page's key of its own item (plan.py's `own`: an article's page also links the
+articles around it, by title, but that pager is excluded from the index); the first bundle's, its
+pages' files as this build has them (size and mtime: a page rendered again with the same bytes
+keeps its file, and its stat). A bundle whose key is the previous build's, its files as that build
+left them, is carried over; the others are indexed again, up to one Pagefind process per worker
+at a time. So an edit re-indexes the bundle of the page it changed, a title edit too; the lists it
+re-renders are not indexed.
 
 Pagefind's command (the binary of `pagefind[bin]`) indexes each bundle from a folder of hard
 links to its pages and writes into a folder beside the stage; the files the browser needs are then
@@ -59,8 +61,9 @@ SITE = "site"
 # each bundle's part of the index for the words searched.
 PAGES_PER_BUNDLE = 500
 # What Pagefind leaves out of a page's data-pagefind-body (the link back to the list, the date
-# line, the buttons, the headings' "#" anchors): excerpts show the text.
-EXCLUDE = [".breadcrumb", ".page-header .meta", ".actions", ".headerlink"]
+# line, the buttons, the headings' "#" anchors, the pager): excerpts show the text.
+# The pager names the articles around it: indexed, a search for one title would find three pages.
+EXCLUDE = [".breadcrumb", ".page-header .meta", ".actions", ".headerlink", ".pager"]
 # What the browser needs of Pagefind's output: each bundle's index, and the first bundle's script,
 # worker and WebAssembly (a merged bundle is searched with the first one's). Not its UI kits.
 INDEX_FILES = re.compile(r"pagefind-entry\.json|pagefind\.[\w-]+\.pf_meta|(?:index|fragment|filter)/[^/]+")
@@ -103,10 +106,14 @@ def index(build):
             previous_files.setdefault(parts[1], []).append(path)
     output = Output(str(build.stage), str(build.out_dir) if previous else None, build.in_place)
     found = bundles(build.targets)
+    item_of = {target.path: target.depends for target in build.targets if target.route in ROUTES}
     to_index = {}
     for bundle, pages in found.items():
-        stats = [(path, *(build.rendered.get(path) or previous[path][1:])) for path in pages]
-        key = build.search_keys[bundle] = hash_of(build.code, bundle, stats)
+        if bundle == SITE:
+            shown = [(path, *(build.rendered.get(path) or previous[path][1:])) for path in pages]
+        else:
+            shown = [(path, build.own_keys[item_of[path]]) for path in pages]
+        key = build.search_keys[bundle] = hash_of(build.code, bundle, shown)
         old = previous_files.get(bundle, [])
         if previous_keys.get(bundle) == key and old and not build.altered.intersection(old):
             for path in old:

@@ -40,6 +40,8 @@ class Build:
     # plan.py: every target, the dependency key of each file, which to render.
     targets: list = field(default_factory=list)
     keys: dict = field(default_factory=dict)  # {path: key}
+    # {"articles:<slug>": key} of what an item's page shows of the item alone, not its neighbours
+    own_keys: dict = field(default_factory=dict)
     code: str = ""  # the hash of the code and settings that shape the output
     carried: list = field(default_factory=list)  # the previous build's file stands for these
     to_render: list = field(default_factory=list)

@@ -101,9 +101,33 @@ def test_an_edit_re_indexes_only_the_bundle_of_its_page(site, content_dir, tmp_p
     changed = {p for p in set(before) | set(after) if before.get(p) != after.get(p)}
     assert changed and all(p.startswith(f"pagefind/{edited}/") for p in changed), changed
     assert "zebrafish" in fragments(out)[edited]["/articles/first-post.html"]["content"]
-    # The same words again, the same bytes: nothing is indexed.
+    # The same words again (a new file, its item's key new): its bundle is indexed again, to the
+    # same bytes, so no file of the index is written.
     path.write_text(path.read_text().replace("---\n", "---\n# a comment\n", 1))
+    assert site().search == "1 of 5" and index_files(out) == after
+    # The file saved again unchanged: nothing is indexed.
+    path.write_text(path.read_text())
     assert site().search == "0 of 5" and index_files(out) == after
+
+
+def test_a_title_edit_re_indexes_only_its_page_s_bundle(site, content_dir, tmp_path):
+    """The pages around an article name it in their pager, which the index leaves out: they
+    render again, their bundles do not change, and a search for the title finds the one page."""
+    out = tmp_path / "site"
+    site()
+    before = index_files(out)
+    path = content_dir / "articles" / "first-post.md"
+    path.write_text(path.read_text().replace('"First post"', '"Zebrafish post"'))
+    result = site()
+    assert result.search == "1 of 5"
+    edited = bundle_of_page(out, "/articles/first-post.html")
+    after = index_files(out)
+    changed = {p for p in set(before) | set(after) if before.get(p) != after.get(p)}
+    assert changed and all(p.startswith(f"pagefind/{edited}/") for p in changed), changed
+    assert "Zebrafish post" in (out / "articles" / "same-day.html").read_text()  # a neighbour
+    found = [page for pages in fragments(out).values() for page, fragment in pages.items()
+             if "Zebrafish" in json.dumps(fragment)]  # fmt: skip
+    assert found == ["/articles/first-post.html"]
 
 
 def test_a_removed_article_leaves_the_index(site, content_dir, tmp_path):
