@@ -18,7 +18,7 @@ from collections import defaultdict
 
 from portfolio.reversing import reverse_slug
 
-from .loader import ContentError
+from .loader import ContentError, slug_of
 from .models import Alias, Article, Project
 
 COLLECTIONS = {"projects": Project, "articles": Article}
@@ -142,7 +142,3 @@ class Checker:
             for alias in aliases
         )
         Alias.objects.bulk_create(rows, batch_size=500)
-
-
-def slug_of(rel):
-    return rel.split("/", 1)[1].removesuffix(".md")

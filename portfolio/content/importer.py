@@ -21,7 +21,7 @@ from portfolio.workers import WorkerDied, isolated_map, worker_pool
 
 from . import aliases, body_links, loader, references
 from .files import entry_problem, read
-from .loader import ContentError, ContentInvalid
+from .loader import ContentError, ContentInvalid, slug_of
 from .markdown import RENDER_VERSION, RenderFailed
 from .media import VARIANT_VERSION, MediaSync, make_variants
 from .models import Article, DailyDriver, ImportState, Project, Site, Stack, StackModel, Tagging
@@ -387,8 +387,8 @@ class Writer:
     def __init__(self, deleted):
         self.rows = {collection: [] for collection in MODELS}
         self.stats = []
-        for collection, model in MODELS.items():  # (a missing site.yaml or stack.yaml is an error)
-            self.delete(model, [slug_of(rel) for rel in deleted if rel.startswith(collection + "/")])
+        for collection in MODELS:  # (a missing site.yaml or stack.yaml is an error)
+            self.delete(collection, [slug_of(rel) for rel in deleted if rel.startswith(collection + "/")])
 
     def add(self, found):
         collection = found.rel.split("/")[0]
@@ -413,17 +413,16 @@ class Writer:
         rows, self.rows[collection] = self.rows[collection], []
         model = MODELS[collection]
         # Replacing a changed row keeps its identity: the slug is the primary key.
-        self.delete(model, [row.slug for row in rows])
+        self.delete(collection, [row.slug for row in rows])
         model.objects.bulk_create(rows, batch_size=BATCH)
         Tagging.objects.bulk_create((tagging for row in rows for tagging in taggings(collection, row)), BATCH)
 
     @staticmethod
-    def delete(model, slugs):
-        kind = next(collection for collection, known in MODELS.items() if known is model)
+    def delete(collection, slugs):
         for start in range(0, len(slugs), BATCH):
             batch = slugs[start : start + BATCH]
-            model.objects.filter(slug__in=batch).delete()
-            Tagging.objects.filter(kind=kind, item__in=batch).delete()
+            MODELS[collection].objects.filter(slug__in=batch).delete()
+            Tagging.objects.filter(kind=collection, item__in=batch).delete()
 
 
 def taggings(collection, row):
@@ -439,10 +438,6 @@ def taggings(collection, row):
         Tagging(slug=slug, name=name, kind=collection, item=row.slug, date=row.date)
         for slug, name in spelt.items()
     ]
-
-
-def slug_of(rel):
-    return rel.split("/", 1)[1].removesuffix(".md")
 
 
 def rows_of(rel):

@@ -13,6 +13,7 @@ from django.utils.text import slugify
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 SLUG_RULE = "lowercase letters and digits, with single '-' or '_' between them"
+
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # Characters RFC 3986 allows in a URI; anything else (spaces, non-ASCII) must be percent-encoded.
 URI_CHARS_RE = re.compile(r"^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+$")
@@ -291,6 +292,11 @@ def list_of_strings(value):
     return value
 
 
+def slug_of(rel):
+    """The slug of a project's or article's file: `articles/<slug>.md`."""
+    return rel.split("/", 1)[1].removesuffix(".md")
+
+
 def slug_list(value):
     """A list of slugs (`aliases`), each as a file name's slug, none twice."""
     if not isinstance(value, list):
@@ -318,9 +324,9 @@ def tag_list(value):
     empty (`!!!` has none) and fits a file name."""
     list_of_strings(value)
     for index, tag in enumerate(value):
-        slug = tag_slug(tag)
         if len(tag) > LINE_MAX:
             raise Invalid(f"item {index}: expected at most {LINE_MAX} characters; got {len(tag):,}")
+        slug = tag_slug(tag)
         if not slug:
             raise Invalid(
                 f"item {index}: {describe(tag)} has no letter or digit to make its address "
