@@ -75,6 +75,11 @@ class Build:
         """Where a file of the new build is until it is published."""
         return self.stage if path in self.written or not self.in_place else self.out_dir
 
+    def size_of(self, path):
+        """The size of a rendered or carried file of the new build, as recorded."""
+        stat = self.rendered.get(path)
+        return stat[0] if stat else self.previous["files"][path][1]
+
     def read(self, path):
         with open(os.path.join(self.folder_of(path), path), "rb") as handle:
             return handle.read()

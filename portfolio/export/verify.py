@@ -20,6 +20,7 @@ import gzip
 import html
 import json
 import re
+from itertools import accumulate
 from urllib.parse import unquote, urlsplit
 from xml.parsers import expat
 
@@ -268,7 +269,7 @@ class Verifier:
 
     # --- beyond the spec: markdown twins, llms-full.txt, the API catalog ----------------------
 
-    def check_agent_surfaces(self, read, rendered):
+    def check_agent_surfaces(self, read, size_of, rendered):
         """`rendered`: the paths this build rendered (a carried file was checked when it was made,
         and so was the JSON file it depends on, under the same key). The twins rendered are
         compared with their documents with the per-file checks (check_twins)."""
@@ -282,7 +283,7 @@ class Verifier:
         for path in sorted(twins ^ documents)[:10]:
             problems.append(f"{path}: {'no API document for this twin' if path in twins else 'no twin'}")
         if set(self.llms_full_parts()) & set(rendered):
-            problems += self.check_llms_full(read)
+            problems += self.check_llms_full(read, size_of, rendered)
         if ".well-known/api-catalog" in rendered:
             problems += self.check_catalog(read(".well-known/api-catalog"))
         return problems
@@ -297,25 +298,46 @@ class Verifier:
                 problems.append(f"{path}: differs from its item's API document")
         return problems
 
-    def check_llms_full(self, read):
+    def check_llms_full(self, read, size_of, rendered=None):
         """The parts of llms-full.txt hold every published item's twin, newest first across the
         parts, each once (the twins as built, checked against their documents), each part at
-        least one, after its head: the summary in the first, a title line in the others."""
+        least one, after its head: the summary in the first, a title line in the others.
+
+        Each twin is found where it should start by the sizes of those before it. Its bytes are
+        compared where this build rendered it or the part holding it (`rendered`, None for all);
+        a carried twin in a carried part was compared when that part was made, and both are as
+        that build left them (the plan carries over only unaltered files whose keys did not
+        change), so an edit reads its part's twins, not every twin of the site."""
         dated = []
         for kind in ("projects", "articles"):
             items = json.loads(read(f"api/v1/{kind}.json"))[kind]
             dated.append([(item["date"], f"{kind}/{item['slug']}.md") for item in items])
-        held = []
+        held, compared = [], []  # the parts' twins, and whether to compare each part's bytes
         for path in self.llms_full_parts():
             body = read(path)
             start = body.find(SEPARATOR)
             if start < 0 and len(self.llms_full_parts()) > 1:
                 return [f"{path}: holds no item"]
             held.append(body[start:] if start >= 0 else b"")
-        twins = b"".join(SEPARATOR + read(path) for _date, path in newest_first(*dated))
-        if b"".join(held) != twins:
-            return ["llms-full.txt: its parts are not every published item's twin, newest first, each once"]
-        return []
+            compared.append(rendered is None or path in rendered)
+        ends = list(accumulate(map(len, held)))
+        held = b"".join(held)
+        position, part = 0, 0
+        for _date, path in newest_first(*dated):
+            end = position + len(SEPARATOR) + size_of(path)
+            while part < len(ends) - 1 and ends[part] <= position:
+                part += 1
+            if compared[part] or path in rendered:
+                found = held[position:end] == SEPARATOR + read(path)
+            else:
+                found = held.startswith(SEPARATOR, position) and end <= ends[part]
+            if not found:
+                break
+            position = end
+        else:
+            if position == len(held):
+                return []
+        return ["llms-full.txt: its parts are not every published item's twin, newest first, each once"]
 
     def llms_full_parts(self):
         parts = (LLMS_FULL_PART.fullmatch(path) for path in self.files)
@@ -369,7 +391,7 @@ def verify(build):
     now = {path for path in build.files if not path.startswith(SEARCH_FOLDER)}
     same = not drafts_changed and now == before | set(build.host_files)
     problems += verifier.check_site(build.read, build.written if same else None)
-    problems += verifier.check_agent_surfaces(build.read, build.rendered)
+    problems += verifier.check_agent_surfaces(build.read, build.size_of, build.rendered)
     if limits or problems:
         raise BuildFailed(limits + problems)
 

@@ -144,9 +144,13 @@ def agent_site(imported, client):
     return site, lambda files: Verifier(BASE, set(files), openapi, [("secret-draft", "Secret draft title")])
 
 
+def sizes(site):
+    return lambda path: len(site[path])
+
+
 def test_agent_surfaces_as_built_pass(agent_site):
     site, verifier = agent_site
-    assert verifier(site).check_agent_surfaces(site.__getitem__, list(site)) == []
+    assert verifier(site).check_agent_surfaces(site.__getitem__, sizes(site), list(site)) == []
 
 
 def test_a_twin_must_be_its_json_document_rewritten(agent_site):
@@ -162,7 +166,7 @@ def test_every_item_has_one_twin_and_no_draft_has_one(agent_site):
     site, verifier = agent_site
     del site["projects/delta.md"]
     site["articles/secret-draft.md"] = b"# Secret draft title\n"
-    assert verifier(site).check_agent_surfaces(site.__getitem__, []) == [
+    assert verifier(site).check_agent_surfaces(site.__getitem__, sizes(site), []) == [
         "articles/secret-draft.md: a markdown twin for draft articles/secret-draft.md",
         "articles/secret-draft.md: no API document for this twin",
         "projects/delta.md: no twin",
@@ -172,7 +176,7 @@ def test_every_item_has_one_twin_and_no_draft_has_one(agent_site):
 def test_llms_full_must_be_the_summary_and_every_twin_newest_first_once(agent_site):
     site, verifier = agent_site
     check = verifier(site).check_agent_surfaces
-    assert check(site.__getitem__, ["llms-full.txt"]) == []
+    assert check(site.__getitem__, sizes(site), ["llms-full.txt"]) == []
     problem = ["llms-full.txt: its parts are not every published item's twin, newest first, each once"]
     full = site["llms-full.txt"]
     separator = b"\n---\n\n"
@@ -184,17 +188,44 @@ def test_llms_full_must_be_the_summary_and_every_twin_newest_first_once(agent_si
         separator.join([summary, twins[1], twins[0], *twins[2:]]),  # out of order
     ):
         site["llms-full.txt"] = broken
-        assert check(site.__getitem__, ["llms-full.txt"]) == problem
+        assert check(site.__getitem__, sizes(site), ["llms-full.txt"]) == problem
     # In parts: the twins of all of them, in order, each part holding one at least.
     site["llms-full.txt"] = separator.join([summary, *twins[:3]])
     site["llms-full-2.txt"] = separator.join([b"# Part 2", *twins[3:]])
     parts = verifier({**site}).check_agent_surfaces
-    assert parts(site.__getitem__, ["llms-full-2.txt"]) == []
+    assert parts(site.__getitem__, sizes(site), ["llms-full-2.txt"]) == []
     site["llms-full-2.txt"] = separator.join([b"# Part 2", *twins[4:]])
-    assert parts(site.__getitem__, ["llms-full-2.txt"]) == problem
+    assert parts(site.__getitem__, sizes(site), ["llms-full-2.txt"]) == problem
     site["llms-full-2.txt"] = b"# Part 2, empty"
     site["llms-full.txt"] = full
-    assert parts(site.__getitem__, ["llms-full.txt"]) == ["llms-full-2.txt: holds no item"]
+    assert parts(site.__getitem__, sizes(site), ["llms-full.txt"]) == ["llms-full-2.txt: holds no item"]
+
+
+def test_an_edit_reads_the_twins_of_the_parts_it_rendered_only(agent_site):
+    """A carried part's twins were compared when it was made: an edit finds them by their sizes
+    and reads the twins of its rendered parts and the twins it rendered, no others."""
+    site, verifier = agent_site
+    separator = b"\n---\n\n"
+    summary, *twins = site["llms-full.txt"].split(separator)
+    site["llms-full.txt"] = separator.join([summary, *twins[:3]])
+    site["llms-full-2.txt"] = separator.join([b"# Part 2", *twins[3:]])
+    held = {twin: path for path, body in site.items() if path.endswith(".md") for twin in twins if body == twin}
+    read = []
+    check = verifier({**site}).check_agent_surfaces
+
+    def reading(path):
+        read.append(path)
+        return site[path]
+
+    assert check(reading, sizes(site), ["llms-full-2.txt"]) == []
+    assert {path for path in read if path.endswith(".md")} == {held[twin] for twin in twins[3:]}
+    # A carried twin of a carried part is not compared, but it must be where its size puts it.
+    problem = ["llms-full.txt: its parts are not every published item's twin, newest first, each once"]
+    first = held[twins[0]]
+    assert check(site.__getitem__, lambda path: len(site[path]) + (path == first), ["llms-full-2.txt"]) == problem
+    # The twin this build rendered is compared wherever it is: the same size, other bytes.
+    site[first] = site[first][:-1] + b"!"
+    assert check(site.__getitem__, sizes(site), ["llms-full-2.txt", first]) == problem
 
 
 def test_every_catalog_link_must_resolve_on_the_site(agent_site):
@@ -203,7 +234,7 @@ def test_every_catalog_link_must_resolve_on_the_site(agent_site):
     catalog["linkset"][0]["item"] = [{"href": f"{BASE}/api/v2.json"}, {"href": "https://elsewhere.example/"}]
     catalog["linkset"][0]["anchor"] = BASE
     site[".well-known/api-catalog"] = json.dumps(catalog).encode()
-    assert verifier(site).check_agent_surfaces(site.__getitem__, [".well-known/api-catalog"]) == [
+    assert verifier(site).check_agent_surfaces(site.__getitem__, sizes(site), [".well-known/api-catalog"]) == [
         f".well-known/api-catalog: anchor '{BASE}' is not the API base",
         f".well-known/api-catalog: links to {BASE}/api/v2.json, which no built file serves",
         ".well-known/api-catalog: item 'https://elsewhere.example/' is not on the site",
