@@ -1,6 +1,7 @@
 """What the content folder holds, mirrored in the database. The files are the source of truth:
 rows are written only by the importer (portfolio.content.importer)."""
 
+import functools
 import re
 from contextlib import contextmanager
 
@@ -245,8 +246,10 @@ class Site(Imported):
     def __str__(self):
         return self.title
 
-    # Set while a build renders: the identity cannot change then, so it is read once, not per page.
+    # Set while a build renders: the content cannot change then, so the identity is read once,
+    # not per page, and so is what kept_while_pinned() functions compute from the whole content.
     _pinned = None
+    _kept = {}
 
     @classmethod
     def load(cls):
@@ -257,11 +260,27 @@ class Site(Imported):
     @contextmanager
     def pinned(cls):
         """Read the identity once for everything rendered inside this block (a build)."""
-        cls._pinned = cls.objects.get()
+        cls._pinned, cls._kept = cls.objects.get(), {}
         try:
             yield cls._pinned
         finally:
-            cls._pinned = None
+            cls._pinned, cls._kept = None, {}
+
+    @classmethod
+    def kept_while_pinned(cls, function):
+        """Decorate a function of the whole content (no arguments): its answer is kept while the
+        site is pinned, and computed on every call otherwise (the authoring server imports
+        between requests)."""
+
+        @functools.wraps(function)
+        def kept():
+            if cls._pinned is None:
+                return function()
+            if function not in cls._kept:
+                cls._kept[function] = function()
+            return cls._kept[function]
+
+        return kept
 
     @property
     def base_url(self):
