@@ -4,20 +4,26 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: install install-site system-deps host-tools serve test build preview bench lint format
+.PHONY: install install-site install-contact system-deps host-tools serve test build preview bench lint format
 
-# Two layers: what the site needs (serve, build, preview) and the test toolchain on top (test,
-# lint, bench), so the first page does not wait for selenium, schemathesis and ruff.
+# Layers: what the site needs (serve, build, preview), the production contact service's
+# (gunicorn, PostgreSQL, Redis) on top, and the test toolchain on top of both (test, lint, bench),
+# so the first page does not wait for selenium, schemathesis and ruff.
 $(VENV)/.site-installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
 
-$(VENV)/.installed: $(VENV)/.site-installed requirements-dev.txt
+$(VENV)/.contact-installed: $(VENV)/.site-installed requirements-contact.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-contact.txt
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.contact-installed requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
 install-site: $(VENV)/.site-installed
+install-contact: $(VENV)/.contact-installed
 install: $(VENV)/.installed
 
 # Browser, Redis, nginx and PostgreSQL tests need Debian's chromium, redis-server, nginx and
