@@ -11,6 +11,7 @@ from django.conf import settings
 from PIL import Image
 
 from portfolio.content import media
+from portfolio.export import search_index
 
 BENCH = settings.BASE_DIR / "bench"
 FIGURES = [
@@ -90,6 +91,20 @@ def test_the_floor_resizes_images_as_the_build_does():
     floor = bench_module("floor")
     for name in ("RESIZABLE", "LAYOUT_WIDTH", "VARIANT_WIDTHS", "VARIANT_QUALITY"):
         assert getattr(floor, name) == getattr(media, name), name
+
+
+def test_the_floor_cuts_the_search_index_as_the_build_does():
+    """floor.py copies search_index.py's bundling and Pagefind options (it cannot import them
+    without Django): the same constants, and the same bundles for the same page paths."""
+    floor = bench_module("floor")
+    for name in ("PAGES_PER_BUNDLE", "EXCLUDE"):
+        assert getattr(floor, name) == getattr(search_index, name), name
+    for pages in (0, 1, 500, 501, 1000, 1001, 11000):
+        assert floor.bundle_count(pages) == search_index.bundle_count(pages), pages
+    paths = [f"{kind}/item-{n:05}.html" for kind in ("articles", "projects") for n in range(300)]
+    for count in (1, 2, 4, 32):
+        assert [floor.bundle_of(p, count) for p in paths] == [search_index.bundle_of(p, count) for p in paths]
+    assert len({floor.bundle_of(p, 4) for p in paths}) == 4  # the paths are spread, not all in one
 
 
 def test_the_floor_makes_the_builds_variants(tmp_path):
