@@ -18,9 +18,13 @@ FIGURES = [
     "floor (with media)",
     "cold build (with media)",
     "cold / floor (with media)",
+    "floor with search (with media)",
+    "cold / floor with search (with media)",
     "CPU time: floor (with media)",
     "CPU time: cold build (with media)",
     "CPU time: cold / floor (with media)",
+    "CPU time: floor with search (with media)",
+    "CPU time: cold / floor with search (with media)",
     "floor (no media)",
     "cold build (no media)",
     "cold / floor (no media)",
@@ -39,6 +43,8 @@ FIGURES = [
     "peak memory, whole tree PSS (cold)",
     "search index: cold build (with media)",
     "CPU time: search index (with media)",
+    "search index: floor (with media)",
+    "CPU time: floor's search index (with media)",
     "search index: body edit",
     "search index: title edit",
     "peak memory while indexing, whole tree PSS (cold)",
@@ -163,11 +169,19 @@ def test_the_benchmark_prints_every_figure():
         assert len(list((kept / "run-0" / "media" / "media-cache").glob("*.webp"))) >= 4
     finally:
         shutil.rmtree(kept, ignore_errors=True)
-    # Each run's lines give the cold builds' phases, read from the build's own last line.
-    for label in ("", ", no media"):
-        line = rf"^run 1{label}: floor [\d.]+ s .* cold build [\d.]+ s \(.*; \w+ [\d.]+/[\d.]+ s(, |\)$)"
+    # Each run's lines give the cold builds' phases, read from the build's own last line, and the
+    # floor's search step (with media only: the floor without media makes no search index).
+    for label, step in (("", r"; search index [\d.]+/[\d.]+ s"), (", no media", "")):
+        floor = rf"floor [\d.]+ s \([^)]*system{step}\)"
+        line = rf"^run 1{label}: {floor}, cold build [\d.]+ s \(.*; \w+ [\d.]+/[\d.]+ s(, |\)$)"
         assert re.search(line, result.stdout, re.M), result.stdout
     rows = {line.strip().split("  ")[0]: line for line in result.stdout.splitlines()}
     for figure in FIGURES:
         assert figure in rows, f"{figure!r} missing from:\n{result.stdout}"
         assert " n/a " not in rows[figure], rows[figure]
+    # One run of the floor gives both figures: with its search index, and without it (that run
+    # minus its search step).
+    figures = ("floor (with media)", "floor with search (with media)", "search index: floor (with media)")
+    floor, with_search, step = (float(re.search(r"  ([\d.]+) s", rows[f])[1]) for f in figures)
+    assert step > 0
+    assert abs(with_search - floor - step) < 0.02, (floor, with_search, step)
