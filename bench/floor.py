@@ -165,7 +165,7 @@ def index_pages(out, pages, workers):
     """Index `pages` (paths under `out`) as the build's item bundles: one Pagefind process a
     bundle, from a folder of hard links to its pages, up to `workers` at a time, into
     out/pagefind/<n>/. Returns the number of bundles."""
-    from pagefind.service import get_executable  # here: its import (~0.1 s) is the search's work
+    from pagefind.service import get_executable  # here: its import (0.1-0.3 s) is the search's work
 
     binary = get_executable()
     if binary is None:
@@ -178,8 +178,8 @@ def index_pages(out, pages, workers):
     work = Path(tempfile.mkdtemp(prefix="floor-search-", dir=out.parent))
 
     def one(bundle):
-        source, pages = work / bundle, numbered[bundle]
-        for path in pages:
+        source, paths = work / bundle, numbered[bundle]
+        for path in paths:
             os.makedirs(source / os.path.dirname(path), exist_ok=True)
             os.link(out / path, source / path)
         written = out / "pagefind" / bundle
@@ -192,8 +192,8 @@ def index_pages(out, pages, workers):
         # As the build checks each bundle: every page indexed.
         entry = json.loads((written / "pagefind-entry.json").read_bytes())
         indexed = sum(language["page_count"] for language in entry["languages"].values())
-        if indexed != len(pages):
-            raise SystemExit(f"floor: Pagefind indexed {indexed} of bundle {bundle}'s {len(pages)} pages")
+        if indexed != len(paths):
+            raise SystemExit(f"floor: Pagefind indexed {indexed} of bundle {bundle}'s {len(paths)} pages")
 
     try:
         with ThreadPoolExecutor(max(1, workers)) as pool:
