@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The floor: the least work any build of this site must do, done by a plain script.
 
-    python bench/floor.py CONTENT OUT [--workers N]
+    python bench/floor.py CONTENT OUT [--workers N] [--no-search]
 
 For every project and published article: read the file, parse its YAML front matter (PyYAML's C
 loader when available), render the body with Python-Markdown and the project's own extensions
@@ -12,19 +12,30 @@ copied to OUT/media/, and every PNG, JPEG or WebP wider than the text column get
 variants, made as portfolio.content.media makes them (make_variants and resized_chain): turned by
 its EXIF orientation, converted to RGB or RGBA, then resized to each variant width largest first,
 each from the one before it (LANCZOS), and saved with the same quality and method, under
-OUT/media/_v/. The image work is the build's, so that the ratio compares equal work.
-Files and images are spread over one process pool, one worker per core by default. No Django,
-no database, no validation, no templates, no cache: the build should come within a small factor
-of this, and bench/run.py measures how close it gets.
+OUT/media/_v/. Then the item pages get the build's search index, made as
+portfolio.export.search_index makes it: cut into bundles of at most PAGES_PER_BUNDLE pages by a
+hash of their paths (bundle_count, bundle_of), each bundle indexed by Pagefind's command (the
+binary of `pagefind[bin]`, found by pagefind.service.get_executable) from a folder of hard links
+to its pages, with the same options, up to one process per worker at a time, into
+OUT/pagefind/<n>/; `--no-search` leaves the index out. The image and search work is the build's,
+so that the ratio compares equal work: both are third-party work that every build of this site
+must do. Files and images are spread over one process pool, one worker per core by default. No
+Django, no database, no validation, no templates, no cache: the build should come within a small
+factor of this, and bench/run.py measures how close it gets.
 """
 
 import argparse
+import hashlib
 import html
 import json
 import os
+import resource
 import shutil
+import subprocess
 import sys
+import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -47,6 +58,9 @@ VARIANT_QUALITY = 80
 # Inline in media.make_variants and media.resized_chain; the test compares the variants' bytes.
 VARIANT_FILTER = Image.Resampling.LANCZOS
 VARIANT_METHOD = 4
+# As in portfolio.export.search_index (which imports Django); the test keeps them equal.
+PAGES_PER_BUNDLE = 500
+EXCLUDE = [".breadcrumb", ".page-header .meta", ".actions", ".headerlink", ".pager"]
 
 _converter = None
 _out = None
@@ -71,7 +85,7 @@ def page(meta, body_html):
     return (
         f"<!doctype html>\n<html lang=en><head><meta charset=utf-8><title>{title}</title>"
         f'<meta name=description content="{html.escape(meta["description"])}"></head>\n'
-        f"<body><main><h1>{title}</h1>\n{body_html}\n</main></body></html>\n"
+        f"<body><main data-pagefind-body><h1>{title}</h1>\n{body_html}\n</main></body></html>\n"
     )
 
 
@@ -134,6 +148,67 @@ def resized_chain(image):
         yield width, current
 
 
+def bundle_count(pages):
+    """As search_index.bundle_count: a power of two, doubling as the site grows."""
+    count = 1
+    while pages > count * PAGES_PER_BUNDLE:
+        count *= 2
+    return count
+
+
+def bundle_of(path, count):
+    """As search_index.bundle_of."""
+    return str(int.from_bytes(hashlib.blake2b(path.encode(), digest_size=8).digest(), "big") % count)
+
+
+def index_pages(out, pages, workers):
+    """Index `pages` (paths under `out`) as the build's item bundles: one Pagefind process a
+    bundle, from a folder of hard links to its pages, up to `workers` at a time, into
+    out/pagefind/<n>/. Returns the number of bundles."""
+    from pagefind.service import get_executable  # here: its import (0.1-0.3 s) is the search's work
+
+    binary = get_executable()
+    if binary is None:
+        raise SystemExit("floor: Pagefind's binary is missing: install requirements.txt")
+    count = bundle_count(len(pages))
+    numbered = {}
+    for path in sorted(pages):
+        numbered.setdefault(bundle_of(path, count), []).append(path)
+    env = {name: value for name, value in os.environ.items() if not name.startswith("PAGEFIND_")}
+    work = Path(tempfile.mkdtemp(prefix="floor-search-", dir=out.parent))
+
+    def one(bundle):
+        source, paths = work / bundle, numbered[bundle]
+        for path in paths:
+            os.makedirs(source / os.path.dirname(path), exist_ok=True)
+            os.link(out / path, source / path)
+        written = out / "pagefind" / bundle
+        command = [binary, "--site", source, "--output-path", written, "--silent",
+                   "--exclude-selectors", ", ".join(EXCLUDE)]  # fmt: skip
+        done = subprocess.run(command, cwd=source, env=env, capture_output=True, text=True)
+        if done.returncode:
+            said = (done.stderr or done.stdout).strip()
+            raise SystemExit(f"floor: Pagefind failed on bundle {bundle} ({done.returncode}): {said}")
+        # As the build checks each bundle: every page indexed.
+        entry = json.loads((written / "pagefind-entry.json").read_bytes())
+        indexed = sum(language["page_count"] for language in entry["languages"].values())
+        if indexed != len(paths):
+            raise SystemExit(f"floor: Pagefind indexed {indexed} of bundle {bundle}'s {len(paths)} pages")
+
+    try:
+        with ThreadPoolExecutor(max(1, workers)) as pool:
+            list(pool.map(one, sorted(numbered, key=int)))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return len(numbered)
+
+
+def cpu_seconds():
+    """CPU time (user and system) of this process and of its children reaped so far."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def newest_first(items):
     return sorted(sorted(items, key=lambda item: item["slug"]), key=lambda item: item["date"], reverse=True)
 
@@ -155,6 +230,8 @@ def build(content, out, workers):
             made = pool.imap_unordered(publish_media, images)
             results = list(pool.imap_unordered(build_one, jobs, chunksize=16))
             variants = sum(made)
+            pool.close()
+            pool.join()  # the workers reaped now: their CPU time is not the search step's
     else:
         start_worker(str(out))
         variants = sum(map(publish_media, images))
@@ -173,7 +250,8 @@ def build(content, out, workers):
             )
     stack = yaml.load((content / "stack.yaml").read_text(encoding="utf-8"), Loader=Loader)
     (out / "api" / "v1" / "stack.json").write_text(json.dumps(stack, default=str, ensure_ascii=False))
-    return len(jobs), sum(len(items) for items in lists.values()), len(images), variants
+    pages = [f"{kind}/{item['slug']}.html" for kind in KINDS for item in lists[kind]]
+    return len(jobs), pages, len(images), variants
 
 
 def main(argv=None):
@@ -181,13 +259,25 @@ def main(argv=None):
     parser.add_argument("content", type=Path)
     parser.add_argument("out", type=Path)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="default: one per core")
+    parser.add_argument("--no-search", action="store_true", help="leave out the search index")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    files, written, media, variants = build(args.content, args.out, args.workers)
+    files, pages, media, variants = build(args.content, args.out, args.workers)
+    if args.no_search:
+        search = "search index not made (--no-search)"
+    else:
+        # Timed on its own (wall and CPU, Pagefind's processes included): bench/run.py takes the
+        # floor without its search index from the same run, as this run minus this step.
+        search_started, search_cpu = time.perf_counter(), cpu_seconds()
+        bundles = index_pages(args.out, pages, args.workers)
+        search = (
+            f"search index: {len(pages)} pages in {bundles} bundle{'s' if bundles > 1 else ''} "
+            f"({time.perf_counter() - search_started:.3f} s, {cpu_seconds() - search_cpu:.3f} s CPU)"
+        )
     seconds = time.perf_counter() - started
     print(
-        f"floor: {files} files read, {written} items written, {media} media files copied, "
-        f"{variants} variants made in {seconds:.2f} s on {args.workers} workers"
+        f"floor: {files} files read, {len(pages)} items written, {media} media files copied, "
+        f"{variants} variants made, {search}; {seconds:.2f} s on {args.workers} workers"
     )
 
 

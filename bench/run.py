@@ -7,7 +7,9 @@
 
 Each run measures, on its own fresh databases, media caches and output folders: the floor
 (bench/floor.py) and a cold `distill-local`, back to back, on the generated content with its
-media set and then on the same content without media; the cold build's output (how many files,
+media set (the floor making the search index too, timed on its own, so that the run gives the
+floor with it and without it) and then on the same content without media (the floor without
+it); the cold build's output (how many files,
 the largest); a rebuild with no change; rebuilds after appending a line to one published article
 and after retitling it (and which files those rewrote); and the sample site (content/) built as
 in a fresh clone of the repository's HEAD, then again with the caches that first build made.
@@ -483,31 +485,55 @@ def build_env(content, folder):
             "HOST_MAX_FILES": "100000"}  # fmt: skip
 
 
-def floor_and_cold(n, label, content, folder, args, results, suffix):
+# The floor's search step, as its line prints it: "search index: 200 pages in 1 bundle (0.509 s,
+# 0.328 s CPU)".
+FLOOR_SEARCH = re.compile(r"search index: \d+ pages in \d+ bundles? \(([\d.]+) s, ([\d.]+) s CPU\)")
+
+
+def floor_and_cold(n, label, content, folder, args, results, suffix, with_search=False):
     """The floor, then a cold build, of `content` in `folder`, back to back so that both see the
     same machine; their wall and CPU times and ratios go to `results` under keys ending with
-    `suffix`, and one line is printed. Returns (the build's environment, the build's result)."""
+    `suffix`, and one line is printed. With `with_search`, the floor makes the search index too
+    and times that step itself: the same run gives the floor with it (keys `floor_search...`) and
+    without it (the run minus that step, as `--no-search` would run). Returns (the build's
+    environment, the build's result)."""
     folder.mkdir()
     env = build_env(content, folder)
     floor_command = [PYTHON, str(BENCH / "floor.py"), str(content), str(folder / "floor")]
-    floor = checked(f"the floor ({label})", floor_command, env, args.timeout)
+    floor = checked(f"the floor ({label})", [*floor_command, *([] if with_search else ["--no-search"])],
+                    env, args.timeout)  # fmt: skip
     shutil.rmtree(folder / "floor")
     build = [PYTHON, "manage.py", "distill-local", str(folder / "site"), "--force"]
     cold = checked(f"the cold build ({label})", build, env, args.timeout)
-    results[f"floor{suffix}"].append(floor.seconds)
+    floor_seconds, floor_cpu, floor_phase = floor.seconds, floor.cpu, ""
+    if with_search:
+        found = FLOOR_SEARCH.search(floor.output)
+        if not found:
+            said = tail(floor.output)
+            raise MeasureFailed(f"the floor printed no search step: {' '.join(floor_command)}\n{said}")
+        search_seconds, search_cpu = float(found[1]), float(found[2])
+        floor_seconds, floor_cpu = floor.seconds - search_seconds, floor.cpu - search_cpu
+        floor_phase = f"; search index {search_seconds:.1f}/{search_cpu:.1f} s"
+        results[f"floor_search{suffix}"].append(floor.seconds)
+        results[f"ratio_search{suffix}"].append(cold.seconds / floor.seconds)
+        results[f"floor_search_cpu{suffix}"].append(floor.cpu)
+        results[f"cpu_ratio_search{suffix}"].append(cold.cpu / floor.cpu)
+        results[f"search_floor{suffix}"].append(search_seconds)
+        results[f"search_floor_cpu{suffix}"].append(search_cpu)
+    results[f"floor{suffix}"].append(floor_seconds)
     results[f"cold{suffix}"].append(cold.seconds)
-    results[f"ratio{suffix}"].append(cold.seconds / floor.seconds)
+    results[f"ratio{suffix}"].append(cold.seconds / floor_seconds)
     # The same pair in CPU time: how much more work the build does, whatever the cores did.
     search = phase(cold.output, "search")  # the search index (portfolio/export/search_index.py)
     if search:
         results[f"search_cold{suffix}"].append(search[0])
         results[f"search_cold_cpu{suffix}"].append(search[1])
-    results[f"floor_cpu{suffix}"].append(floor.cpu)
+    results[f"floor_cpu{suffix}"].append(floor_cpu)
     results[f"cold_cpu{suffix}"].append(cold.cpu)
-    results[f"cpu_ratio{suffix}"].append(cold.cpu / floor.cpu)
+    results[f"cpu_ratio{suffix}"].append(cold.cpu / floor_cpu)
     # Where the cold build's time went, run by run: the table keeps only medians.
     print(f"run {n + 1}{label and ', ' + label}: "
-          f"floor {floor.seconds:.2f} s ({floor.cpu:.1f} s CPU, {floor.system:.1f} s system), "
+          f"floor {floor.seconds:.2f} s ({floor.cpu:.1f} s CPU, {floor.system:.1f} s system{floor_phase}), "
           f"cold build {cold.seconds:.2f} s ({cold.cpu:.1f} s CPU, {cold.system:.1f} s system; "
           f"{describe_phases(cold.output)})", flush=True)  # fmt: skip
     return env, cold
@@ -581,7 +607,8 @@ def one_run(n, args, content, bare, edited, tmp, results):
     folder.mkdir()
     # Its own media cache, empty: the cold build makes every image variant, as the floor does;
     # the rebuilds of this run keep it.
-    env, cold = floor_and_cold(n, "", content, folder / "media", args, results, "")
+    # The floor makes the search index too: one run gives it with and without (floor_and_cold).
+    env, cold = floor_and_cold(n, "", content, folder / "media", args, results, "", with_search=True)
     results["peak_process"].append(cold.peak_process / MB)
     site = folder / "media" / "site"
     build = [PYTHON, "manage.py", "distill-local", str(site), "--force"]
@@ -705,9 +732,16 @@ def table(results, failure, size="S"):
             target = f"<= {ratio} x floor" + (f" = {seconds(ratio * floor)}" if floor else "")
             row(f"cold build ({label})", f"cold{suffix}", seconds, target, ratio * floor if floor else None)
             row(f"cold / floor ({label})", f"ratio{suffix}", times, f"<= {ratio:.2f}x", ratio)
+            # Equal work: the floor with the build's search index (Pagefind), the same target.
+            row(f"floor with search ({label})", f"floor_search{suffix}", seconds)
+            row(f"cold / floor with search ({label})", f"ratio_search{suffix}", times,
+                f"<= {ratio:.2f}x", ratio)  # fmt: skip
         row(f"  CPU time: floor ({label})", f"floor_cpu{suffix}", seconds)
         row(f"  CPU time: cold build ({label})", f"cold_cpu{suffix}", seconds)
         row(f"  CPU time: cold / floor ({label})", f"cpu_ratio{suffix}", times)
+        if not suffix:
+            row(f"  CPU time: floor with search ({label})", f"floor_search_cpu{suffix}", seconds)
+            row(f"  CPU time: cold / floor with search ({label})", f"cpu_ratio_search{suffix}", times)
     row("files in the output (cold, with media)", "files", count, "reported, no target")
     largest, names = results.get("largest"), results.get("largest_name") or []
     if largest:
@@ -741,6 +775,8 @@ def table(results, failure, size="S"):
     search, search_memory = targets["search"], targets["search_memory"]
     row("search index: cold build (with media)", "search_cold", seconds, "reported, no target")
     row("  CPU time: search index (with media)", "search_cold_cpu", seconds)
+    row("search index: floor (with media)", "search_floor", seconds, "reported, no target")
+    row("  CPU time: floor's search index (with media)", "search_floor_cpu", seconds)
     row("search index: body edit", "edit_search", seconds, f"<= {search} s", search)
     row("search index: title edit", "retitle_search", seconds, f"<= {search} s", search)
     row("peak memory while indexing, whole tree PSS (cold)", "peak_indexing", megabytes,

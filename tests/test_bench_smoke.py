@@ -11,15 +11,20 @@ from django.conf import settings
 from PIL import Image
 
 from portfolio.content import media
+from portfolio.export import search_index
 
 BENCH = settings.BASE_DIR / "bench"
 FIGURES = [
     "floor (with media)",
     "cold build (with media)",
     "cold / floor (with media)",
+    "floor with search (with media)",
+    "cold / floor with search (with media)",
     "CPU time: floor (with media)",
     "CPU time: cold build (with media)",
     "CPU time: cold / floor (with media)",
+    "CPU time: floor with search (with media)",
+    "CPU time: cold / floor with search (with media)",
     "floor (no media)",
     "cold build (no media)",
     "cold / floor (no media)",
@@ -38,6 +43,8 @@ FIGURES = [
     "peak memory, whole tree PSS (cold)",
     "search index: cold build (with media)",
     "CPU time: search index (with media)",
+    "search index: floor (with media)",
+    "CPU time: floor's search index (with media)",
     "search index: body edit",
     "search index: title edit",
     "peak memory while indexing, whole tree PSS (cold)",
@@ -90,6 +97,20 @@ def test_the_floor_resizes_images_as_the_build_does():
     floor = bench_module("floor")
     for name in ("RESIZABLE", "LAYOUT_WIDTH", "VARIANT_WIDTHS", "VARIANT_QUALITY"):
         assert getattr(floor, name) == getattr(media, name), name
+
+
+def test_the_floor_cuts_the_search_index_as_the_build_does():
+    """floor.py copies search_index.py's bundling and Pagefind options (it cannot import them
+    without Django): the same constants, and the same bundles for the same page paths."""
+    floor = bench_module("floor")
+    for name in ("PAGES_PER_BUNDLE", "EXCLUDE"):
+        assert getattr(floor, name) == getattr(search_index, name), name
+    for pages in (0, 1, 500, 501, 1000, 1001, 11000):
+        assert floor.bundle_count(pages) == search_index.bundle_count(pages), pages
+    paths = [f"{kind}/item-{n:05}.html" for kind in ("articles", "projects") for n in range(300)]
+    for count in (1, 2, 4, 32):
+        assert [floor.bundle_of(p, count) for p in paths] == [search_index.bundle_of(p, count) for p in paths]
+    assert len({floor.bundle_of(p, 4) for p in paths}) == 4  # the paths are spread, not all in one
 
 
 def test_the_floor_makes_the_builds_variants(tmp_path):
@@ -148,11 +169,19 @@ def test_the_benchmark_prints_every_figure():
         assert len(list((kept / "run-0" / "media" / "media-cache").glob("*.webp"))) >= 4
     finally:
         shutil.rmtree(kept, ignore_errors=True)
-    # Each run's lines give the cold builds' phases, read from the build's own last line.
-    for label in ("", ", no media"):
-        line = rf"^run 1{label}: floor [\d.]+ s .* cold build [\d.]+ s \(.*; \w+ [\d.]+/[\d.]+ s(, |\)$)"
+    # Each run's lines give the cold builds' phases, read from the build's own last line, and the
+    # floor's search step (with media only: the floor without media makes no search index).
+    for label, step in (("", r"; search index [\d.]+/[\d.]+ s"), (", no media", "")):
+        floor = rf"floor [\d.]+ s \([^)]*system{step}\)"
+        line = rf"^run 1{label}: {floor}, cold build [\d.]+ s \(.*; \w+ [\d.]+/[\d.]+ s(, |\)$)"
         assert re.search(line, result.stdout, re.M), result.stdout
     rows = {line.strip().split("  ")[0]: line for line in result.stdout.splitlines()}
     for figure in FIGURES:
         assert figure in rows, f"{figure!r} missing from:\n{result.stdout}"
         assert " n/a " not in rows[figure], rows[figure]
+    # One run of the floor gives both figures: with its search index, and without it (that run
+    # minus its search step).
+    figures = ("floor (with media)", "floor with search (with media)", "search index: floor (with media)")
+    floor, with_search, step = (float(re.search(r"  ([\d.]+) s", rows[f])[1]) for f in figures)
+    assert step > 0
+    assert abs(with_search - floor - step) < 0.02, (floor, with_search, step)
