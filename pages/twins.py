@@ -78,13 +78,13 @@ class Twin(SingleObjectMixin, View):
     markdown = None
 
     def get(self, request, slug):
-        item = self.get_object()
-        return HttpResponse(self.markdown(self.documents([item])[0]), content_type=MARKDOWN)
+        document = self.get_serializer(self.get_object()).data
+        return HttpResponse(self.markdown(document), content_type=MARKDOWN)
 
-    @classmethod
-    def documents(cls, items):
-        context = {"base_url": Site.load().base_url}
-        return cls.serializer_class(items, many=True, context=context).data
+    def get_serializer(self, *args, **kwargs):
+        """The API's serializer with the API views' context, named as DRF's views name it:
+        `get_serializer(item).data` is the item's API document."""
+        return self.serializer_class(*args, context={"base_url": Site.load().base_url}, **kwargs)
 
 
 # The rendered HTML is not needed: on a large site it is most of what a row weighs.
@@ -149,7 +149,7 @@ def twins_of(items):
         made = {}
         for kind, view in views.items():
             rows = view.queryset.in_bulk([slug for k, slug in run if k == kind])
-            documents = view.documents(list(rows.values()))
+            documents = view().get_serializer(list(rows.values()), many=True).data
             made.update(((kind, doc["slug"]), view.markdown(doc)) for doc in documents)
         yield from (made[item] for item in run)
 

@@ -11,8 +11,11 @@ rather than written again, so its stat shows it did not change.
 The one thing batched: a run of one route's detail URLs (10,000 article pages) loads its items
 in one query of the view's own queryset, and each GET's view is given its item through its
 get_object() (the hook a Django or DRF detail view finds its object with) instead of querying
-again. Everything else about the request is as for any GET. One query per page was most of a
-page's time: the ORM builds each query anew.
+again; a view that serializes its item with get_serializer() (DRF's hook: the API's detail views,
+the markdown twins) is given the item's document, the run's made by one many=True serializer of
+the view's. Everything else about the request is as for any GET. One query per page was most of a
+page's time (the ORM builds each query anew), and a serializer per document a fifth of a JSON
+file's (DRF copies a serializer's fields for each instance; many=True copies them once).
 """
 
 import functools
@@ -39,19 +42,19 @@ LARGE = 2_000_000
 # Detail files go to the workers in chunks of at most this many.
 CHUNK = 200
 
-# Where a GET carries the item its view would otherwise query for (Handler).
-ITEM = "portfolio.export.item"
+# Where a GET carries what its view is made with (Handler, prepared()).
+VIEW = "portfolio.export.view"
 
 
 class Handler(WSGIHandler):
-    """Django's request handling, middleware and all. A request that carries its item (ITEM in
-    its environ) has its view made with get_object() answering that item."""
+    """Django's request handling, middleware and all. A request that carries attributes for its
+    view (VIEW in its environ: prepared()) has its view made with them, as as_view()'s."""
 
     def resolve_request(self, request):
         match = super().resolve_request(request)
-        if ITEM in request.META:
-            item, view = request.META[ITEM], match.func
-            match.func = view.view_class.as_view(**view.view_initkwargs, get_object=lambda: item)
+        if VIEW in request.META:
+            view = match.func
+            match.func = view.view_class.as_view(**view.view_initkwargs, **request.META[VIEW])
         return match
 
 
@@ -75,15 +78,15 @@ def environ(uri, **extra):
     }
 
 
-def get(uri, item=None):
-    """(status code, body) of a GET of `uri` through this process's handler; `item`: the object
-    its view would find (items_of)."""
+def get(uri, view=None):
+    """(status code, body) of a GET of `uri` through this process's handler; `view`: attributes
+    its view is made with (prepared())."""
     answer = {}
 
     def start_response(status, headers, exc_info=None):
         answer["status"] = int(status.split(" ", 1)[0])
 
-    response = handler()(environ(uri, **({ITEM: item} if item is not None else {})), start_response)
+    response = handler()(environ(uri, **({VIEW: view} if view else {})), start_response)
     try:
         body = b"".join(response)
     finally:
@@ -91,9 +94,12 @@ def get(uri, item=None):
     return answer["status"], body
 
 
-def items_of(run):
-    """{URL: item} of a run of one route's URLs whose view finds its object with get_object() by
-    the URL's one argument: loaded in one query of the view's own queryset. {} for other views."""
+def prepared(run):
+    """{URL: the attributes its view is made with} of a run of one route's URLs whose view finds
+    its object with get_object() by the URL's one argument: get_object() answering the URL's item,
+    the run's loaded in one query of the view's own queryset, and, where the view has
+    get_serializer(), that answering the item's document, the run's made by one many=True
+    serializer of the view's. {} for other views."""
     match = resolve(unquote(run[0].uri))
     view_class = getattr(match.func, "view_class", None)
     if len(run) < 2 or len(match.kwargs) != 1 or not hasattr(view_class, "get_object"):
@@ -102,7 +108,23 @@ def items_of(run):
     view = view_class(**match.func.view_initkwargs)
     view.setup(WSGIRequest(environ(run[0].uri)), **match.kwargs)
     items = view.get_queryset().in_bulk([target.params[0] for target in run], field_name=name)
-    return {target.uri: items[target.params[0]] for target in run if target.params[0] in items}
+    found = {target.uri: items[target.params[0]] for target in run if target.params[0] in items}
+    views = {uri: {"get_object": answering(item)} for uri, item in found.items()}
+    if hasattr(view, "get_serializer"):
+        documents = view.get_serializer(list(found.values()), many=True).data
+        for uri, document in zip(found, documents, strict=True):
+            views[uri]["get_serializer"] = answering(Serialized(document))
+    return views
+
+
+class Serialized(NamedTuple):
+    """A serializer whose document is made (what get_serializer() answers in a run)."""
+
+    data: dict
+
+
+def answering(value):
+    return lambda *args, **kwargs: value
 
 
 def render(build):
@@ -160,11 +182,11 @@ class Output(NamedTuple):
 def render_chunk(output, targets):
     """[(path, [size, mtime_ns], bytes are new)] of each target, rendered and placed."""
     results = []
-    items = {}
+    views = {}
     for _route, run in groupby(targets, key=attrgetter("route")):
-        items.update(items_of(list(run)))
+        views.update(prepared(list(run)))
     for target in targets:
-        status, body = get(target.uri, items.get(target.uri))
+        status, body = get(target.uri, views.get(target.uri))
         if status not in target.status_codes:
             expected = " or ".join(map(str, target.status_codes))
             raise BuildFailed([f"{target.uri}: status {status}, expected {expected}"])
