@@ -13,11 +13,11 @@ variants, made as portfolio.content.media makes them (make_variants and resized_
 its EXIF orientation, converted to RGB or RGBA, then resized to each variant width largest first,
 each from the one before it (LANCZOS), and saved with the same quality and method, under
 OUT/media/_v/. Then the item pages get the build's search index, made as
-portfolio.export.search_index makes it: cut into bundles of at most PAGES_PER_BUNDLE pages by a
-hash of their paths (bundle_count, bundle_of), each bundle indexed by Pagefind's command (the
-binary of `pagefind[bin]`, found by pagefind.service.get_executable) from a folder of hard links
-to its pages, with the same options, up to one process per worker at a time, into
-OUT/pagefind/<n>/; `--no-search` leaves the index out. The image and search work is the build's,
+portfolio.export.search_index makes it: cut into bundles of at most PAGES_PER_BUNDLE pages (up
+to MAX_BUNDLES) by a hash of their paths (bundle_count, bundle_of), each bundle indexed by
+Pagefind's command (the binary of `pagefind[bin]`, found by pagefind.service.get_executable)
+from a folder of hard links to its pages, with the same options, up to one process per worker at
+a time, into OUT/pagefind/<n>/; `--no-search` leaves the index out. The image and search work is the build's,
 so that the ratio compares equal work: both are third-party work that every build of this site
 must do. Files and images are spread over one process pool, one worker per core by default. No
 Django, no database, no validation, no templates, no cache: the build should come within a small
@@ -59,7 +59,8 @@ VARIANT_QUALITY = 80
 VARIANT_FILTER = Image.Resampling.LANCZOS
 VARIANT_METHOD = 4
 # As in portfolio.export.search_index (which imports Django); the test keeps them equal.
-PAGES_PER_BUNDLE = 500
+PAGES_PER_BUNDLE = 250
+MAX_BUNDLES = 32
 EXCLUDE = [".breadcrumb", ".page-header .meta", ".actions", ".headerlink", ".pager"]
 
 _converter = None
@@ -151,7 +152,7 @@ def resized_chain(image):
 def bundle_count(pages):
     """As search_index.bundle_count: a power of two, doubling as the site grows."""
     count = 1
-    while pages > count * PAGES_PER_BUNDLE:
+    while pages > count * PAGES_PER_BUNDLE and count < MAX_BUNDLES:
         count *= 2
     return count
 

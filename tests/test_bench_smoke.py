@@ -103,9 +103,9 @@ def test_the_floor_cuts_the_search_index_as_the_build_does():
     """floor.py copies search_index.py's bundling and Pagefind options (it cannot import them
     without Django): the same constants, and the same bundles for the same page paths."""
     floor = bench_module("floor")
-    for name in ("PAGES_PER_BUNDLE", "EXCLUDE"):
+    for name in ("PAGES_PER_BUNDLE", "MAX_BUNDLES", "EXCLUDE"):
         assert getattr(floor, name) == getattr(search_index, name), name
-    for pages in (0, 1, 500, 501, 1000, 1001, 11000):
+    for pages in (0, 1, 250, 251, 1000, 1001, 8000, 8001, 11000, 40000):
         assert floor.bundle_count(pages) == search_index.bundle_count(pages), pages
     paths = [f"{kind}/item-{n:05}.html" for kind in ("articles", "projects") for n in range(300)]
     for count in (1, 2, 4, 32):

@@ -10,7 +10,8 @@ Pagefind is not incremental: it indexes what it is given, whole (10,000 pages at
 gigabyte). So the index is cut into bundles, each a Pagefind index of its own: `pagefind/site/`
 (the stack and developers pages, with Pagefind's script and WebAssembly, which the browser loads
 from the first bundle) and `pagefind/0/` to `pagefind/<n-1>/`, each holding the item pages whose
-path hashes to it, n doubling as the site grows past PAGES_PER_BUNDLE pages a bundle.
+path hashes to it, n doubling as the site grows past PAGES_PER_BUNDLE pages a bundle, up to
+MAX_BUNDLES.
 `pagefind/bundles.json` lists them; pages/static/pages/search.js merges them in the browser
 (Pagefind's mergeIndex).
 
@@ -55,11 +56,13 @@ LIST = f"{FOLDER}/bundles.json"
 ROUTES = {"pages:project", "pages:article"}
 SITE_ROUTES = {"pages:stack", "pages:developers"}
 SITE = "site"
-# At most this many item pages a bundle (half as many, or more, once there are several). Pagefind
-# takes about 2 ms of CPU a page, and more a page in a larger index: 300 pages re-index in about
-# 0.6 s after an edit. The browser fetches two small files per bundle when a search starts, and
-# each bundle's part of the index for the words searched.
-PAGES_PER_BUNDLE = 500
+# At most this many item pages a bundle (half as many, or more, once there are several), until
+# there are MAX_BUNDLES; past that the bundles grow. An edit re-indexes its page's bundle, and
+# Pagefind takes about 1 ms a page (250 pages in 0.25 s); but the browser fetches two small files
+# per bundle when a search starts, and merges every bundle's part of the index for the words
+# searched (at 11,000 pages, 32 bundles of about 340: results 1-2 s after the request).
+PAGES_PER_BUNDLE = 250
+MAX_BUNDLES = 32
 # What Pagefind leaves out of a page's data-pagefind-body (the link back to the list, the date
 # line, the buttons, the headings' "#" anchors, the pager): excerpts show the text.
 # The pager names the articles around it: indexed, a search for one title would find three pages.
@@ -72,9 +75,9 @@ RUNTIME_FILES = re.compile(r"pagefind\.js|pagefind-worker\.js|wasm\.[\w-]+\.page
 
 def bundle_count(pages):
     """How many bundles `pages` item pages are cut into: a power of two, so that it changes (and
-    every bundle with it) only when the site doubles."""
+    every bundle with it) only when the site doubles, and at most MAX_BUNDLES."""
     count = 1
-    while pages > count * PAGES_PER_BUNDLE:
+    while pages > count * PAGES_PER_BUNDLE and count < MAX_BUNDLES:
         count *= 2
     return count
 
