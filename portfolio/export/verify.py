@@ -298,16 +298,17 @@ class Verifier:
                 problems.append(f"{path}: differs from its item's API document")
         return problems
 
-    def check_llms_full(self, read, size_of, rendered=None):
+    def check_llms_full(self, read, size_of, rendered):
         """The parts of llms-full.txt hold every published item's twin, newest first across the
         parts, each once (the twins as built, checked against their documents), each part at
         least one, after its head: the summary in the first, a title line in the others.
 
         Each twin is found where it should start by the sizes of those before it. Its bytes are
-        compared where this build rendered it or the part holding it (`rendered`, None for all);
-        a carried twin in a carried part was compared when that part was made, and both are as
-        that build left them (the plan carries over only unaltered files whose keys did not
-        change), so an edit reads its part's twins, not every twin of the site."""
+        compared where this build rendered it or the part holding it; a carried twin in a carried
+        part was compared when that part was made, and both are as that build left them (the plan
+        carries over only unaltered files whose keys did not change), so an edit reads its
+        part's twins, not every twin of the site."""
+        problem = ["llms-full.txt: its parts are not every published item's twin, newest first, each once"]
         dated = []
         for kind in ("projects", "articles"):
             items = json.loads(read(f"api/v1/{kind}.json"))[kind]
@@ -319,7 +320,7 @@ class Verifier:
             if start < 0 and len(self.llms_full_parts()) > 1:
                 return [f"{path}: holds no item"]
             held.append(body[start:] if start >= 0 else b"")
-            compared.append(rendered is None or path in rendered)
+            compared.append(path in rendered)
         ends = list(accumulate(map(len, held)))
         held = b"".join(held)
         position, part = 0, 0
@@ -332,12 +333,9 @@ class Verifier:
             else:
                 found = held.startswith(SEPARATOR, position) and end <= ends[part]
             if not found:
-                break
+                return problem
             position = end
-        else:
-            if position == len(held):
-                return []
-        return ["llms-full.txt: its parts are not every published item's twin, newest first, each once"]
+        return [] if position == len(held) else problem
 
     def llms_full_parts(self):
         parts = (LLMS_FULL_PART.fullmatch(path) for path in self.files)
