@@ -12,4 +12,5 @@ urlpatterns = [
     distill_path("contact", views.contact_page, name="form", distill_file="contact.html"),
     distill_path("contact/thanks", views.thanks_page, name="thanks", distill_file="contact/thanks.html"),
     path("api/contact", views.contact_post, name="api"),
+    path("api/contact/challenge", views.challenge_get, name="challenge"),
 ]
