@@ -58,7 +58,8 @@ SERVER_ERROR = (500, "server_error", "Something went wrong on our side; please t
 
 @csrf_exempt
 def contact_post(request):
-    """POST /api/contact: JSON or form-encoded `name`, `email`, `message`, and the empty honeypot.
+    """POST /api/contact: JSON or form-encoded `name`, `email`, `message`, the empty honeypot and
+    the proof of work `altcha` (without a valid one the message is stored as spam).
 
     CSRF-exempt on purpose: the form page is a static file, so there is no server-rendered page to
     carry a CSRF token, and no session or cookie for a forged request to ride on. What CSRF

@@ -6,6 +6,10 @@
 (function () {
   "use strict";
 
+  // A solve should take about a second on a phone; one that takes far longer (a slow device, a
+  // misconfigured difficulty) is given up and the message sent unverified, for review.
+  var SOLVE_LIMIT_MS = 60000;
+
   function start(form) {
     var button = form.querySelector("button[type=submit]");
     var status = form.querySelector("[data-status]");
@@ -53,7 +57,7 @@
     }
 
     // The proof of work: the solution (base64 JSON, the `altcha` field), or null when it could
-    // not be made (no challenge, no worker, no Web Crypto). A 429 rejects with the response.
+    // not be made (no challenge, no worker, or no answer in time). A 429 rejects with the response.
     function prove() {
       return fetch(form.getAttribute("data-challenge"), {
         headers: { Accept: "application/json" },
@@ -83,16 +87,21 @@
         });
     }
 
+    // The number the worker found, or null (none, a failure, or past the solver's time limit).
     function solve(challenge) {
       return new Promise(function (resolve) {
         var worker = new Worker(form.getAttribute("data-solver"));
-        worker.onmessage = function (event) {
+        function done(number) {
+          clearTimeout(timer);
           worker.terminate();
-          resolve(typeof event.data.number === "number" ? event.data.number : null);
+          resolve(number);
+        }
+        var timer = setTimeout(done, SOLVE_LIMIT_MS, null);
+        worker.onmessage = function (event) {
+          done(typeof event.data.number === "number" ? event.data.number : null);
         };
         worker.onerror = function () {
-          worker.terminate();
-          resolve(null);
+          done(null);
         };
         worker.postMessage(challenge);
       });
