@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, SystemCheckError
 from django.utils import timezone
 
 from contact.models import ContactMessage, UsedChallenge
@@ -125,3 +125,23 @@ def test_forget_deletes_every_message_of_an_address_in_any_case():
 def test_forget_refuses_what_is_not_an_address():
     with pytest.raises(CommandError, match="not an email address"):
         call_command("forget_contact_sender", "ada")
+
+
+@pytest.mark.parametrize(
+    "setting, value, code",
+    [
+        ("CONTACT_CHALLENGE_MAXNUMBER", 0, "contact.E004"),
+        ("CONTACT_CHALLENGE_EXPIRY", -5, "contact.E004"),
+        ("CONTACT_WEBHOOK_URL", "ftp://hooks.example", "contact.E005"),
+        ("CONTACT_WEBHOOK_URL", "https://hooks.example/in", "contact.E006"),  # no secret
+    ],
+)
+def test_the_inbox_settings_are_checked_at_startup(settings, setting, value, code):
+    setattr(settings, setting, value)
+    with pytest.raises(SystemCheckError, match=code):
+        call_command("check")
+
+
+def test_a_webhook_with_its_secret_passes_the_checks(settings):
+    settings.CONTACT_WEBHOOK_URL, settings.CONTACT_WEBHOOK_SECRET = "https://hooks.example/in", "s"
+    call_command("check")
