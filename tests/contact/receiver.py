@@ -38,7 +38,7 @@ def receiver():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     state["receiver"] = Receiver(server.server_address[1])
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)  # stops at once
     thread.start()
     try:
         yield state["receiver"]
