@@ -276,6 +276,20 @@ CONTACT_TRUSTED_PROXIES = (
 # host proxies /api/contact to it (contact.hosting.redirect_rules()).
 CONTACT_SERVICE_URL = os.environ.get("CONTACT_SERVICE_URL", "").strip().rstrip("/")
 CONTACT_CROSS_ORIGIN = env_bool("CONTACT_CROSS_ORIGIN")
+# The proof of work the form's script solves before posting (contact/challenge.py, ALTCHA v1): the
+# largest number a challenge may hide (a browser tries half of them on average), how long a
+# challenge stays valid, and the key that signs it (default: derived from SECRET_KEY).
+CONTACT_CHALLENGE_MAXNUMBER = int(os.environ.get("CONTACT_CHALLENGE_MAXNUMBER") or 100_000)
+CONTACT_CHALLENGE_EXPIRY = int(os.environ.get("CONTACT_CHALLENGE_EXPIRY") or 600)
+CONTACT_CHALLENGE_HMAC_KEY = os.environ.get("CONTACT_CHALLENGE_HMAC_KEY", "")
+# Retention (manage.py prune_contact_messages): spam older than this many days is deleted; other
+# messages only when CONTACT_KEEP_DAYS is set.
+CONTACT_SPAM_KEEP_DAYS = int(os.environ.get("CONTACT_SPAM_KEEP_DAYS") or 30)
+CONTACT_KEEP_DAYS = int(os.environ["CONTACT_KEEP_DAYS"]) if os.environ.get("CONTACT_KEEP_DAYS") else None
+# Every message that is not spam is also POSTed here as signed JSON (contact/webhooks.py).
+CONTACT_WEBHOOK_URL = os.environ.get("CONTACT_WEBHOOK_URL", "").strip()
+CONTACT_WEBHOOK_SECRET = os.environ.get("CONTACT_WEBHOOK_SECRET", "")
+CONTACT_WEBHOOK_TIMEOUT = float(os.environ.get("CONTACT_WEBHOOK_TIMEOUT") or 3)
 
 # The production contact service (gunicorn portfolio.wsgi with CONTACT_SERVICE=1) serves only
 # POST /api/contact, plus the admin when CONTACT_SERVICE_ADMIN=1. It is the only code on the
