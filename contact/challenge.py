@@ -7,9 +7,6 @@ time>&`). The browser tries numbers until the hash matches (contact/static/conta
 sends back the base64 JSON of the challenge with the number: proof that it spent the work, and
 that the challenge is ours (signed) and fresh. The service stores nothing to hand one out; a
 solution is used once (`UsedChallenge`, recorded with the message it came with).
-
-The `altcha` package is the service's (requirements-contact.txt): the site and its build never
-import it, so it is imported where a challenge is made or checked.
 """
 
 import base64
@@ -19,6 +16,7 @@ import json
 import time
 from datetime import UTC, datetime, timedelta
 
+import altcha
 from django.conf import settings
 from django.utils.crypto import salted_hmac
 
@@ -32,18 +30,6 @@ HONEYPOT, MARKED = "honeypot", "marked"
 MAX_PAYLOAD_CHARS = 2000
 
 
-class Unavailable(Exception):
-    """The altcha package is not installed (a site-only install: requirements.txt alone)."""
-
-
-def _altcha():
-    try:
-        import altcha
-    except ImportError:
-        raise Unavailable("The contact challenge needs requirements-contact.txt (altcha).") from None
-    return altcha
-
-
 def hmac_key():
     """CONTACT_CHALLENGE_HMAC_KEY, or a key derived from SECRET_KEY (never SECRET_KEY itself)."""
     return settings.CONTACT_CHALLENGE_HMAC_KEY or salted_hmac("contact.challenge", "key").hexdigest()
@@ -51,7 +37,6 @@ def hmac_key():
 
 def create(now=None):
     """A new challenge as the JSON the form's script reads."""
-    altcha = _altcha()
     now = time.time() if now is None else now
     expires = datetime.fromtimestamp(now, UTC) + timedelta(seconds=settings.CONTACT_CHALLENGE_EXPIRY)
     made = altcha.create_challenge_v1(
@@ -84,10 +69,6 @@ def verify(payload, now=None):
     found when the message is stored (contact/dedupe.py), in the same transaction."""
     if not payload:
         return Verdict(MISSING)
-    try:
-        altcha = _altcha()
-    except Unavailable:  # no challenge can have been handed out either
-        return Verdict(INVALID)
     now = time.time() if now is None else now
     try:
         if len(payload) > MAX_PAYLOAD_CHARS:

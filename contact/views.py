@@ -92,10 +92,7 @@ def challenge_get(request):
         if origin is None:
             raise ContactError(403, "origin_not_allowed", "Challenges are only for pages of this site.")
         limit(request, scope="contact-challenge")
-        try:
-            response = cors(JsonResponse(challenge.create()), origin)
-        except challenge.Unavailable as exc:
-            raise ContactError(503, "unavailable", str(exc)) from None
+        response = cors(JsonResponse(challenge.create()), origin)
     except ContactError as error:
         response = failure(request, error, origin, wants_html=False)
     except Exception:

@@ -4,7 +4,6 @@ honeypot is stored as spam, answered exactly as a success, and never notified.""
 
 import base64
 import json
-import sys
 import time
 from urllib.parse import parse_qs
 
@@ -78,11 +77,6 @@ def test_challenges_are_rate_limited_apart_from_posts(client, settings, post):
     assert_error(response, 429, "rate_limited")
     assert 1 <= int(response["Retry-After"]) <= 60
     assert post().status_code == 201  # fetching challenges cost no post
-
-
-def test_without_the_altcha_package_the_challenge_is_unavailable(client, monkeypatch):
-    monkeypatch.setitem(sys.modules, "altcha", None)  # as with requirements.txt alone
-    assert_error(get(client), 503, "unavailable")
 
 
 def fetched(client):
