@@ -42,6 +42,10 @@ CONTENT_DIR = Path(os.environ.get("CONTENT_DIR") or BASE_DIR / "content").resolv
 # The resized variants of content images, named by content hash: kept across imports and builds
 # so that an unchanged image is never resized twice (portfolio.content.media).
 MEDIA_CACHE_DIR = Path(os.environ.get("MEDIA_CACHE_DIR") or BASE_DIR / ".cache" / "media").resolve()
+# The import's rendered bodies, named by a hash of the file and of the renderer: a new database
+# (a CI runner, a clone) does not render again a body an earlier import rendered
+# (portfolio.content.content_cache).
+CONTENT_CACHE_DIR = Path(os.environ.get("CONTENT_CACHE_DIR") or BASE_DIR / ".cache" / "content").resolve()
 # Copies of a freshly migrated SQLite database, named by what decides its bytes: a new, empty
 # database starts as one instead of replaying every migration (portfolio.content.schema).
 SCHEMA_CACHE_DIR = Path(os.environ.get("SCHEMA_CACHE_DIR") or BASE_DIR / ".cache" / "schema").resolve()

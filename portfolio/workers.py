@@ -1,4 +1,10 @@
-"""The process pools of the importer and the export: one worker per core, none outliving us.
+"""The process pools of the importer and the export: one worker per core, none outliving us,
+and every process-level trick of the project (gc, prctl, malloc_trim) in this one module.
+
+Fork only, as Sphinx's parallel build: where the platform cannot fork (Windows; macOS, whose
+default is spawn), everything runs in this process, one core. A worker is given what it needs
+by its `setup` (callables run in the worker, after the fork) and by its tasks' arguments: no
+module global is filled in the parent for a worker to inherit.
 
 A worker ignores SIGINT (Ctrl-C reaches the whole process group; the parent decides what stops)
 and is killed by the kernel when its parent dies, even by SIGKILL (PR_SET_PDEATHSIG), so no
@@ -7,6 +13,7 @@ workers at once instead of waiting for their queued work.
 """
 
 import ctypes
+import functools
 import gc
 import multiprocessing
 import os
@@ -19,13 +26,16 @@ from django.db import connections
 PR_SET_PDEATHSIG = 1
 
 
+def can_fork():
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def _fork_context():
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else None)
+    return multiprocessing.get_context("fork")
 
 
-def in_worker(parent):
-    """Run first in every worker process."""
+def in_worker(parent, setup=()):
+    """Run first in every worker process; then each of `setup`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, if it set one
     try:
@@ -34,27 +44,39 @@ def in_worker(parent):
         pass  # not Linux: workers still exit when the parent closes their queue
     if os.getppid() != parent:  # the parent died before prctl: nobody would stop us
         os._exit(1)
+    for function in setup:
+        function()
 
 
 @contextmanager
-def worker_pool(workers):
-    """A pool of `workers` processes, forked where the platform can. Whatever the parent made
-    before the fork is frozen first (gc.freeze): the workers' garbage collections never scan
-    it (that was a fifth of a page's render time) and never write to its memory pages, which
-    stay shared with the parent."""
+def frozen_heap():
+    """Freeze what this process holds now (gc.freeze) for the block: garbage collections no
+    longer scan it, and a forked worker's collections never write to its memory pages, which
+    stay shared with the parent. Nested blocks unfreeze only at the outermost one's end."""
+    outermost = gc.get_freeze_count() == 0
     gc.freeze()
-    pool = ProcessPoolExecutor(
-        workers, mp_context=_fork_context(), initializer=in_worker, initargs=(os.getpid(),)
-    )
     try:
-        yield pool
-    except BaseException:
-        stop(pool)
-        raise
-    else:
-        pool.shutdown()
+        yield
     finally:
-        gc.unfreeze()
+        if outermost:
+            gc.unfreeze()
+
+
+@contextmanager
+def worker_pool(workers, setup=()):
+    """A pool of `workers` forked processes, each running `setup` (callables) after the fork.
+    Callers check can_fork() first; the parent's heap is frozen for the pool's life."""
+    with frozen_heap():
+        pool = ProcessPoolExecutor(
+            workers, mp_context=_fork_context(), initializer=in_worker, initargs=(os.getpid(), tuple(setup))
+        )
+        try:
+            yield pool
+        except BaseException:
+            stop(pool)
+            raise
+        else:
+            pool.shutdown()
 
 
 def release_memory():
@@ -90,23 +112,25 @@ class WorkerDied:
         return f"exit status {self.exitcode}"
 
 
-def _serve(func, items, parent, connection):
-    in_worker(parent)
+def _serve(func, items, parent, connection, setup):
+    in_worker(parent, setup)
     for item in items:
         connection.send(func(item))
     connection.close()
 
 
-def isolated_map(func, items):
+def isolated_map(func, items, setup=()):
     """Yield func(item) for each of `items`, in order, computed in a child process. When the
     child dies, the item it was working on yields a WorkerDied and a new child takes the rest:
     the way to tell which input kills a process. One core; meant for the few items a crashed
-    pool left unfinished."""
+    pool left unfinished (so only where the platform forks)."""
     items, done = list(items), 0
     context = _fork_context()
     while done < len(items):
         reader, writer = context.Pipe(duplex=False)
-        child = context.Process(target=_serve, args=(func, items[done:], os.getpid(), writer), daemon=True)
+        child = context.Process(
+            target=_serve, args=(func, items[done:], os.getpid(), writer, tuple(setup)), daemon=True
+        )
         child.start()
         writer.close()
         try:
@@ -127,28 +151,29 @@ def isolated_map(func, items):
             yield WorkerDied(child.exitcode)
 
 
-# What map_chunks' func is given besides its chunk, set before the pool forks: the workers
-# inherit it as it is (a verifier's compiled schemas could not be sent to them).
+# What map_chunks' func is given besides its chunk, in a worker: set by the worker's setup
+# (a verifier's compiled schemas could not be pickled into each task).
 _context = None
+
+
+def _use_context(context):
+    global _context
+    _context = context
 
 
 def _call(func, chunk):
     return func(_context, chunk)
 
 
-def map_chunks(func, chunks, workers, context=None, parallel=True):
+def map_chunks(func, chunks, workers, context=None, parallel=True, setup=()):
     """func(context, chunk) of each chunk, in order, as each is done: on a pool of `workers`
-    processes when `parallel` and there is more than one chunk, else here. Database connections
-    are closed before the fork, as one must not cross it (each worker opens its own)."""
-    global _context
-    if not parallel or workers < 2 or len(chunks) < 2:
+    forked processes (each running `setup` first) when `parallel`, the platform can fork and
+    there is more than one chunk, else here. Database connections are closed before the fork,
+    as one must not cross it (each worker opens its own)."""
+    if not parallel or workers < 2 or len(chunks) < 2 or not can_fork():
         for chunk in chunks:
             yield func(context, chunk)
         return
     connections.close_all()
-    _context = context
-    try:
-        with worker_pool(workers) as pool:
-            yield from pool.map(_call, [func] * len(chunks), chunks)
-    finally:
-        _context = None
+    with worker_pool(workers, (*setup, functools.partial(_use_context, context))) as pool:
+        yield from pool.map(_call, [func] * len(chunks), chunks)

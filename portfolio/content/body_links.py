@@ -29,8 +29,8 @@ ITEM_ADDRESS = re.compile(r"^/(projects|articles)/([^/]+)$")
 ITEM_FILE = re.compile(r"^(projects|articles)/([^/]+)\.md$")
 ROUTES = {"projects": "pages:project", "articles": "pages:article"}
 
-# {path under media/: Media} of the import under way, set before the files are parsed (the
-# worker processes fork after it is set, so they share it).
+# {path under media/: Media} of the import under way: filled while this process parses files
+# (use_media(): the import's workers in their setup, the importer around its own parsing).
 media_index = {}
 # The file whose body is being rendered (None: render() used outside an import, nothing resolved).
 current_document = contextvars.ContextVar("document", default=None)

@@ -5,6 +5,7 @@ everything in one transaction. A file whose bytes are unchanged since the last i
     print(result.summary())
 """
 
+import functools
 import hashlib
 import os
 import time
@@ -17,9 +18,9 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
-from portfolio.workers import WorkerDied, isolated_map, worker_pool
+from portfolio.workers import WorkerDied, can_fork, isolated_map, worker_pool
 
-from . import aliases, body_links, loader, references
+from . import aliases, body_links, content_cache, loader, references
 from .files import entry_problem, read
 from .loader import ContentError, ContentInvalid, slug_of
 from .markdown import RENDER_VERSION, RenderFailed
@@ -182,17 +183,23 @@ def parse_file(rel, path, stored_hash):
     found = Parsed(rel, content_hash, state)
     if content_hash == stored_hash:
         return found  # touched, not changed
+    cached = content_cache.read(rel, content_hash, body_links.media_index)
+    if cached:
+        fields, content_hash = cached
+        return replace(found, content_hash=content_hash, fields=fields)
     if rel in SINGLETONS:
         fields, body = loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), None
     else:
         fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
     # Renders the body (not a draft's: it is rendered by the edit that publishes it) with its
     # links and images resolved, and the front matter's image.
+    image = fields.get("image")
     try:
-        fields, content_hash = references.resolve_file(rel, raw, fields, body, content_hash)
+        fields, final_hash = references.resolve_file(rel, raw, fields, body, content_hash)
     except RenderFailed as exc:
         raise loader.invalid(rel, "body", str(exc)) from None
-    return replace(found, content_hash=content_hash, fields=fields)
+    content_cache.write(rel, content_hash, fields, final_hash, image, body_links.media_index)
+    return replace(found, content_hash=final_hash, fields=fields)
 
 
 # Files parsed per task: few enough that the last tasks end together.
@@ -204,10 +211,11 @@ def parse_chunk(jobs):
 
 
 @contextmanager
-def import_pool(workers, files, images):
-    """The import's worker processes, or None when it is too small for them to pay off."""
-    if workers > 1 and (files >= POOL_MIN_FILES or images > 1):
-        with worker_pool(workers) as pool:
+def import_pool(workers, files, images, setup):
+    """The import's worker processes (each running `setup` first), or None when it is too small
+    for them to pay off or the platform cannot fork (portfolio.workers)."""
+    if workers > 1 and (files >= POOL_MIN_FILES or images > 1) and can_fork():
+        with worker_pool(workers, setup) as pool:
             yield pool
     else:
         yield None
@@ -243,14 +251,20 @@ class Resizing:
         return results
 
 
-def parse_all(jobs, pool, progress, resizing):
-    """Yield parse() of every job, on the pool's workers when there are enough to pay off.
+def parse_all(jobs, pool, progress, resizing, setup):
+    """Yield parse() of every job, on the pool's workers when there are enough to pay off, else
+    here after running `setup` (what the workers run after their fork), undone at the end.
     While they wait for the images queued before them, the progress line counts those."""
     total = len(jobs) + len(resizing.jobs)
     if pool is None or len(jobs) < POOL_MIN_FILES:
-        for done, job in enumerate(jobs, 1):
-            progress(done + resizing.done, total)
-            yield parse(job)
+        try:
+            for function in setup:
+                function()
+            for done, job in enumerate(jobs, 1):
+                progress(done + resizing.done, total)
+                yield parse(job)
+        finally:
+            body_links.media_index.clear()
         return
     done = 0
     try:
@@ -271,7 +285,7 @@ def parse_all(jobs, pool, progress, resizing):
     except BrokenProcessPool:
         # A worker died (a crash in C code): which file killed it is unknown, so what is left
         # is parsed one file at a time in a child process, and a death names its file.
-        for job, result in zip(jobs[done:], isolated_map(parse, jobs[done:]), strict=True):
+        for job, result in zip(jobs[done:], isolated_map(parse, jobs[done:], setup), strict=True):
             done += 1
             progress(done + resizing.done, total)
             if isinstance(result, WorkerDied):
@@ -318,7 +332,6 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         only = None  # a new, changed or deleted media file: look at every file that may use it
     files, errors = discover(Path(content_dir), only)
     errors += media.errors
-    body_links.use_media(media.index)  # before the workers fork: they resolve images with it
     rerender = references.referencing(media.changed)  # their media changed: resolve them again
     stored = stored_files(only)
     jobs = []
@@ -338,12 +351,14 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
 
     images = media.variant_jobs()
     created = updated = 0
-    with import_pool(workers, len(jobs), len(images)) as pool, transaction.atomic():
+    # The workers resolve images with the media index: given to each by its setup.
+    with_media = (functools.partial(body_links.use_media, media.index),)
+    with import_pool(workers, len(jobs), len(images), with_media) as pool, transaction.atomic():
         resizing = Resizing(pool, images)
         writer = Writer(deleted)
         checker = references.Checker(media.index, deleted, media.deleted)
         renamed = aliases.Checker(files, deleted)
-        with closing(parse_all(jobs, pool, progress, resizing)) as parsed:
+        with closing(parse_all(jobs, pool, progress, resizing, with_media)) as parsed:
             for found in parsed:
                 checker.parsed(found)
                 renamed.parsed(found)

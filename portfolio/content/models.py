@@ -260,11 +260,16 @@ class Site(Imported):
     @contextmanager
     def pinned(cls):
         """Read the identity once for everything rendered inside this block (a build)."""
-        cls._pinned, cls._kept = cls.objects.get(), {}
+        cls.pin(cls.objects.get())
         try:
             yield cls._pinned
         finally:
             cls._pinned, cls._kept = None, {}
+
+    @classmethod
+    def pin(cls, site):
+        """Pin `site` in this process: how a build's render workers get the build's identity."""
+        cls._pinned, cls._kept = site, {}
 
     @classmethod
     def kept_while_pinned(cls, function):

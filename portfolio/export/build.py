@@ -14,7 +14,6 @@ as that build left it), it says so and stops before importing.
 
 import datetime
 import fcntl
-import gc
 import logging
 import os
 import shutil
@@ -33,6 +32,7 @@ from portfolio.content.importer import import_content
 from portfolio.content.models import Site
 from portfolio.content.schema import migrate
 from portfolio.progress import Progress
+from portfolio.workers import frozen_heap
 
 from . import manifest
 from .plan import plan
@@ -93,16 +93,16 @@ def build(out_dir, *, full=False, force=False, workers=None, wait=False, stderr=
             with state.phases("plan"):
                 plan(state)
             # What Django's start and the plan made lives as long as the build: frozen, the
-            # garbage collections of rendering 30,000 pages do not walk it again and again.
-            gc.freeze()
-            with state.phases("render"):
-                render(state)
-            with state.phases("search"):
-                index_search(state)
-            with state.phases("verify"):
-                verify(state)
-            with state.phases("publish"):
-                publish(state)
+            # garbage collections of rendering every page do not walk it again and again.
+            with frozen_heap():
+                with state.phases("render"):
+                    render(state)
+                with state.phases("search"):
+                    index_search(state)
+                with state.phases("verify"):
+                    verify(state)
+                with state.phases("publish"):
+                    publish(state)
     return BuildResult(
         out_dir,
         files=len(state.files),

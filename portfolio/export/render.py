@@ -30,6 +30,7 @@ from urllib.parse import unquote, unquote_to_bytes
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.urls import resolve
 
+from portfolio.content.models import Site
 from portfolio.workers import map_chunks
 
 from .plan import is_global
@@ -152,7 +153,9 @@ def render(build):
     # An edit renders here (forking the workers costs more than a few pages), unless what it
     # renders was large last time (the lists, llms-full.txt: megabytes at 10,000 articles).
     parallel = len(targets) >= SMALL or sum(sizes.get(t.path, 0) for t in targets) >= LARGE
-    for results in map_chunks(render_chunk, chunks, build.workers, output, parallel=parallel):
+    # The workers render with the build's pinned identity, as this process does.
+    setup = (functools.partial(Site.pin, Site.load()),)
+    for results in map_chunks(render_chunk, chunks, build.workers, output, parallel=parallel, setup=setup):
         for path, stat, new in results:
             record(build, path, (stat, new))
         done += len(results)

@@ -1,0 +1,95 @@
+"""The import's rendered files, kept between databases in settings.CONTENT_CACHE_DIR: what
+parse_file() made of a file (its fields, the body's HTML and contents, the references found in
+it, its content hash), named by a hash of the file's bytes, its path and the renderer. A new
+database (a CI runner that restored `.cache/`, a clone) then parses and renders only what no
+earlier import rendered, as media.py's cache spares it the image variants.
+
+The renderer is everything a body's HTML depends on besides the file: the versions of
+Python-Markdown, Pygments and PyYAML, the markdown extensions' settings, IMPORT_VERSION, and the
+source of the project's modules that parse and render (a change to any of them is a new
+renderer, so no stale HTML is ever read back). What a file's result depends on outside it, the
+media files it shows, is checked on reading: an entry made when one of them had other bytes is
+not used. A cache entry that cannot be read is ignored and made again.
+"""
+
+import functools
+import hashlib
+import importlib.metadata
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+from django.conf import settings
+
+# The modules whose code makes a file's fields and HTML.
+RENDERING_MODULES = ("loader", "markdown", "body_links", "references", "importer", "aliases")
+
+
+@functools.cache
+def renderer():
+    """A hash of everything besides the file that decides what parsing it makes."""
+    from . import importer, markdown
+
+    parts = [importer.IMPORT_VERSION, repr(markdown.EXTENSIONS), stable_repr(markdown.EXTENSION_CONFIGS)]
+    for package in ("markdown", "pygments", "pyyaml"):
+        try:
+            parts.append(f"{package} {importlib.metadata.version(package)}")
+        except importlib.metadata.PackageNotFoundError:
+            parts.append(f"{package} none")
+    folder = Path(__file__).parent
+    for name in RENDERING_MODULES:
+        path = folder / f"{name}.py"
+        parts.append(hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else name)
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def stable_repr(value):
+    """repr() of settings, with a function named rather than placed in memory (its code is among
+    RENDERING_MODULES' sources)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {stable_repr(item)}" for key, item in sorted(value.items())) + "}"
+    if callable(value):
+        return f"{value.__module__}.{value.__qualname__}"
+    return repr(value)
+
+
+def entry_path(rel, content_hash):
+    key = hashlib.sha256(f"{renderer()}\0{rel}\0{content_hash}".encode()).hexdigest()
+    return Path(settings.CONTENT_CACHE_DIR) / key[:2] / f"{key}.pickle"
+
+
+def media_used(fields):
+    """The media paths a parsed file's result depends on: its image and the media it refers to."""
+    targets = {target for _, target, _ in fields.get("references", ())}
+    return sorted(target.removeprefix("media/") for target in targets if target.startswith("media/"))
+
+
+def media_state(paths, media_index):
+    return {path: media_index[path].content_hash if path in media_index else None for path in paths}
+
+
+def read(rel, content_hash, media_index):
+    """(fields, content hash) parse_file() made of this file before, or None."""
+    try:
+        with open(entry_path(rel, content_hash), "rb") as handle:
+            fields, final_hash, media = pickle.load(handle)
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError):
+        return None
+    if media_state(media, media_index) != media:
+        return None  # a media file it shows has changed (its size, its variants)
+    return fields, final_hash
+
+
+def write(rel, content_hash, fields, final_hash, image, media_index):
+    """Keep what parse_file() made of this file (written whole or not at all)."""
+    media = media_state(sorted(set(media_used(fields)) | ({image} if image else set())), media_index)
+    path = entry_path(rel, content_hash)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(handle, "wb") as out:
+            pickle.dump((fields, final_hash, media), out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+    except OSError:
+        pass  # a read-only or full disk: the import goes on without keeping it
