@@ -86,7 +86,7 @@ _served = {}
 
 def served():
     """The bytes of /openapi.json. They depend on the code and on the site's name and address
-    only, so they are made once per process for each: drf-spectacular takes 0.1 s, and a build
+    only, so they are made once per process for each: drf-spectacular is slow, and a build
     needs them twice (to check the API's files, and as a file)."""
     site = Site.objects.first()
     key = (site.title, site.base_url) if site else None

@@ -1,7 +1,7 @@
 """The Jinja2 environment of the site's own templates (settings.TEMPLATES' first engine).
 
-Jinja2 rather than the Django template language for speed: an article page renders in ~0.2 ms
-instead of ~0.5 ms, and a build renders 10,000+ pages and lists of thousands of items. The admin
+Jinja2 rather than the Django template language for speed: it renders a page in a fraction of
+the DTL's time, and a build renders every page and lists of thousands of items. The admin
 and django.contrib.sitemaps keep their own DTL templates (the second engine).
 
 The templates see what the DTL ones did: `static` (content-hashed names, pages.assets) and `url`
@@ -87,8 +87,8 @@ def environment(**options):
 
 
 def bytecode_cache():
-    """The compiled templates, kept between processes: compiling the site's 26 templates took
-    67 ms of every build's and authoring server's start, loading them takes 6 ms. Jinja2 checks
+    """The compiled templates, kept between processes: compiling the site's templates costs every
+    build's and authoring server's start far more than loading them. Jinja2 checks
     each file against its template's source (and Python's version); what else decides the
     compiled code (Jinja2's and Django's versions, the options above and in settings.TEMPLATES)
     names the folder, so that a change there starts a new one. None (compile every time) where

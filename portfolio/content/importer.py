@@ -127,8 +127,7 @@ def discover(content_dir, only=None):
 def listing(folder, collection, only):
     """(name, path, plain file?) of the entries of a collection's folder, by name; with `only`,
     of those among `only` that exist. A plain file, as the folder listing tells without a system
-    call, has no problem to look for; links and the rest are checked (two stats each, 0.3 s at
-    11,000 files)."""
+    call, has no problem to look for; links and the rest are checked (two stats each)."""
     if only is None:
         entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
         return [(entry.name, entry.path, entry.is_file(follow_symlinks=False)) for entry in entries]

@@ -170,8 +170,8 @@ def measure(raw, path):
 
 def orientation(image, raw):
     """The image's EXIF orientation (0x0112), None if it has none. A PNG's getexif() decodes
-    every pixel first, in case metadata follows them (12 ms for a photo, a second of a large
-    site's import before its workers start): when nothing but image data follows, what opening
+    every pixel first, in case metadata follows them (a large site's import would pay it before
+    its workers start): when nothing but image data follows, what opening
     the file read is all the metadata there is."""
     if image.format == "PNG" and png_ends_with_data(raw):
         exif = Image.Image.getexif(image)  # PngImageFile.getexif() without its load()
@@ -344,10 +344,9 @@ def make_variants(job):
 
 def resized_chain(image, wanted):
     """(width, image) for each of the `wanted` widths and the variant widths above them, largest
-    first, each resized (LANCZOS) from the one before it, the first from `image`. That is 40 %
-    less resizing than from the original each time (resizing is a third of the CPU time of
-    making variants), and looks the same: 41 dB PSNR or more against a direct resize on the
-    benchmark's photos, where WebP at quality 80 then loses 32 to 48 dB. The chain does not
+    first, each resized (LANCZOS) from the one before it, the first from `image`: less resizing
+    than from the original each time, and it looks the same (tests/content/test_media_references.py
+    compares it with a direct resize). The chain does not
     depend on which variants are missing, so an image always gives the same bytes."""
     current = image
     for width in sorted({*variant_widths(image.width, True), *wanted}, reverse=True):

@@ -50,8 +50,8 @@ NEIGHBOURS = ("older", "newer")
 
 class AddressedIterable(ModelIterable):
     """Items that know their page's address (`address`), reversed from one URL template per
-    query: a list asking each item's get_absolute_url() read Django's urlconf and script prefix
-    (thread-locals, 8 µs a call) 10,000 times, a third of llms.txt's rendering at that size."""
+    query: each item's get_absolute_url() would read Django's urlconf and script prefix
+    (thread-locals) once per item, a large part of rendering a list of thousands."""
 
     def __iter__(self):
         address = slug_reverser(self.queryset.model.PAGE_ROUTE)

@@ -1,18 +1,16 @@
 """Bring the database's schema up to date: `manage.py migrate`, with two shortcuts.
 
-- Nothing pending: only the check (3-17 ms instead of migrate's 30-40 ms of loading, planning and
-  post-migrate signals).
+- Nothing pending: only the check, not migrate's loading, planning and post-migrate signals.
 - A brand-new, empty SQLite database (a build into a fresh DATABASE_URL, every benchmark run):
   a copy of one that `migrate` made from empty before, kept in SCHEMA_CACHE_DIR under a key
   naming everything that decides its bytes (template_key). Replaying every migration
   re-renders the models after every step and remakes the tables SQLite cannot alter in place,
-  committing each: 0.25-0.35 s on an idle machine, up to 1 s when the disk is busy. The copy
-  takes about 15 ms and is the same file: the schema, the migration history and the content
-  types and permissions are exactly what `migrate` writes.
+  committing each, where a copy is one file write. The copy is the same file: the schema, the
+  migration history and the content types and permissions are exactly what `migrate` writes.
 
-Creating the tables from the final models instead (Django's test runner with `MIGRATE: False`)
-was tried and left: it gives the same tables with some columns in another order (SQLite's table
-remakes move an altered column last), so not the database `migrate` makes.
+Not the tables made from the final models (Django's test runner with `MIGRATE: False`): those
+have some columns in another order (SQLite's table remakes move an altered column last), so they
+are not the database `migrate` makes.
 """
 
 import hashlib

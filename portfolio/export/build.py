@@ -1,10 +1,10 @@
-"""`manage.py distill-local DIR`: import the content folder, then build the site in four steps.
+"""`manage.py distill-local DIR`: import the content folder, then build the site in five phases.
 
-    plan.py     every URL, its file and its dependency key; which files need rendering
-    render.py   render those through Django's request handling into a stage folder
-                (then search_index.py indexes the pages worth searching, in bundles)
-    verify.py   check the new files (drafts, links, the API's schema, the agent surfaces)
-    publish.py  put them in place of DIR and record them in the manifest (manifest.py)
+    plan.py          every URL, its file and its dependency key; which files need rendering
+    render.py        render those through Django's request handling into a stage folder
+    search_index.py  index the pages worth searching, in bundles
+    verify.py        check the new files (drafts, links, the API's schema, the agent surfaces)
+    publish.py       put them in place of DIR and record them in the manifest (manifest.py)
 
 One Build (state.py) is passed from step to step. Nothing in DIR changes until every check has
 passed: a failed or interrupted build leaves the previous output as it was. A build holds the

@@ -57,10 +57,10 @@ ROUTES = {"pages:project", "pages:article"}
 SITE_ROUTES = {"pages:stack", "pages:developers"}
 SITE = "site"
 # At most this many item pages a bundle (half as many, or more, once there are several), until
-# there are MAX_BUNDLES; past that the bundles grow. An edit re-indexes its page's bundle, and
-# Pagefind takes about 1 ms a page (250 pages in 0.25 s); but the browser fetches two small files
-# per bundle when a search starts, and merges every bundle's part of the index for the words
-# searched (at 11,000 pages, 32 bundles of about 340: results 1-2 s after the request).
+# there are MAX_BUNDLES; past that the bundles grow. An edit re-indexes its page's bundle, so
+# smaller bundles make edits cheaper; but the browser fetches two small files per bundle when a
+# search starts, and merges every bundle's part of the index for the words searched, so more
+# bundles make a search slower.
 PAGES_PER_BUNDLE = 250
 MAX_BUNDLES = 32
 # What Pagefind leaves out of a page's data-pagefind-body (the link back to the list, the date

@@ -9,7 +9,6 @@ from portfolio.content.importer import import_content
 from portfolio.content.models import Article
 
 
-
 def test_a_new_import_reads_the_rendered_bodies_back_until_the_renderer_changes(
     db, content_dir, settings, tmp_path, monkeypatch
 ):
