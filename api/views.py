@@ -13,6 +13,7 @@ from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from portfolio.batch import Batched
 from portfolio.content.loader import SLUG_RE
 from portfolio.content.models import Article, Project, Site, Stack
 
@@ -199,7 +200,7 @@ class DetailView(ReadView, generics.RetrieveAPIView):
             raise NotFound() from None
 
 
-class ProjectDetailView(DetailView):
+class ProjectDetailView(Batched, DetailView):
     """One project, with its raw markdown `body` and its `caseStudy` (keys in the author's order)."""
 
     serializer_class = s.ProjectDetailSerializer
@@ -212,7 +213,7 @@ class ProjectDetailView(DetailView):
         return super().get(request, *args, **kwargs)
 
 
-class ArticleDetailView(DetailView):
+class ArticleDetailView(Batched, DetailView):
     """One published article, with its raw markdown `body`. A draft has no address."""
 
     serializer_class = s.ArticleDetailSerializer

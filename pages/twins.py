@@ -26,6 +26,7 @@ from django.views import View
 from django.views.generic.detail import SingleObjectMixin
 
 from api.serializers import ArticleDetailSerializer, ProjectDetailSerializer
+from portfolio.batch import Batched
 from portfolio.content.models import Article, Project, Site
 
 from .plain_text import oneline
@@ -88,13 +89,13 @@ class Twin(SingleObjectMixin, View):
 
 
 # The rendered HTML is not needed: on a large site it is most of what a row weighs.
-class ProjectTwin(Twin):
+class ProjectTwin(Batched, Twin):
     queryset = Project.objects.defer("body_html")
     serializer_class = ProjectDetailSerializer
     markdown = staticmethod(project_markdown)
 
 
-class ArticleTwin(Twin):
+class ArticleTwin(Batched, Twin):
     queryset = Article.objects.published().defer("body_html")  # a draft has no twin
     serializer_class = ArticleDetailSerializer
     markdown = staticmethod(article_markdown)

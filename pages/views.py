@@ -11,6 +11,7 @@ from django.views import View
 from django.views.generic import DetailView, TemplateView
 from django.views.static import serve as static_serve
 
+from portfolio.batch import Batched
 from portfolio.content.models import Article, Project, Site, Stack
 
 from . import tags
@@ -124,7 +125,7 @@ class ItemPage(DetailView):
         )
 
 
-class ProjectPage(ItemPage):
+class ProjectPage(Batched, ItemPage):
     queryset = Project.objects.defer("body")
     template_name = "pages/project_detail.html"
     json_twin = "/api/v1/projects/{slug}.json"
@@ -139,7 +140,7 @@ class ArticleList(ListPage):
         return Article.objects.published().only(*ARTICLE_ITEM)
 
 
-class ArticlePage(ItemPage):
+class ArticlePage(Batched, ItemPage):
     template_name = "pages/article_detail.html"
     json_twin = "/api/v1/articles/{slug}.json"
 

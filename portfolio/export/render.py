@@ -8,14 +8,11 @@ through a new handler and writes the files itself; here one handler per process 
 enough to render, and a file whose bytes equal the previous build's is linked or left in place
 rather than written again, so its stat shows it did not change.
 
-The one thing batched: a run of one route's detail URLs (10,000 article pages) loads its items
-in one query of the view's own queryset, and each GET's view is given its item through its
-get_object() (the hook a Django or DRF detail view finds its object with) instead of querying
-again; a view that serializes its item with get_serializer() (DRF's hook: the API's detail views,
-the markdown twins) is given the item's document, the run's made by one many=True serializer of
-the view's. Everything else about the request is as for any GET. One query per page was most of a
-page's time (the ORM builds each query anew), and a serializer per document a fifth of a JSON
-file's (DRF copies a serializer's fields for each instance; many=True copies them once).
+The one thing batched: a run of one route's detail URLs whose view accepts a batch
+(portfolio/batch.py: a documented hook on the view class, its get_object() a pure lookup) loads
+its items in one query of the view's own queryset, and their documents with one many=True
+serializer of the view's; each GET carries its item and document to its view. Everything else
+about the request is as for any GET.
 """
 
 import functools
@@ -30,6 +27,7 @@ from urllib.parse import unquote, unquote_to_bytes
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.urls import resolve
 
+from portfolio.batch import BATCHED, Batched
 from portfolio.content.models import Site
 from portfolio.workers import map_chunks
 
@@ -43,26 +41,11 @@ LARGE = 2_000_000
 # Detail files go to the workers in chunks of at most this many.
 CHUNK = 200
 
-# Where a GET carries what its view is made with (Handler, prepared()).
-VIEW = "portfolio.export.view"
-
-
-class Handler(WSGIHandler):
-    """Django's request handling, middleware and all. A request that carries attributes for its
-    view (VIEW in its environ: prepared()) has its view made with them, as as_view()'s."""
-
-    def resolve_request(self, request):
-        match = super().resolve_request(request)
-        if VIEW in request.META:
-            view = match.func
-            match.func = view.view_class.as_view(**view.view_initkwargs, **request.META[VIEW])
-        return match
-
 
 @functools.cache
 def handler():
     """This process's handler: making one loads the middleware, which costs more than most pages."""
-    return Handler()
+    return WSGIHandler()
 
 
 def environ(uri, **extra):
@@ -79,15 +62,15 @@ def environ(uri, **extra):
     }
 
 
-def get(uri, view=None):
-    """(status code, body) of a GET of `uri` through this process's handler; `view`: attributes
-    its view is made with (prepared())."""
+def get(uri, batched=None):
+    """(status code, body) of a GET of `uri` through this process's handler; `batched`: the
+    (item, document) its view is to answer with (prepared())."""
     answer = {}
 
     def start_response(status, headers, exc_info=None):
         answer["status"] = int(status.split(" ", 1)[0])
 
-    response = handler()(environ(uri, **({VIEW: view} if view else {})), start_response)
+    response = handler()(environ(uri, **({BATCHED: batched} if batched else {})), start_response)
     try:
         body = b"".join(response)
     finally:
@@ -96,36 +79,23 @@ def get(uri, view=None):
 
 
 def prepared(run):
-    """{URL: the attributes its view is made with} of a run of one route's URLs whose view finds
-    its object with get_object() by the URL's one argument: get_object() answering the URL's item,
-    the run's loaded in one query of the view's own queryset, and, where the view has
-    get_serializer(), that answering the item's document, the run's made by one many=True
-    serializer of the view's. {} for other views."""
+    """{URL: (its item, its document or None)} of a run of one route's URLs whose view accepts a
+    batch (portfolio.batch.Batched) by the URL's one argument: the run's items loaded in one query
+    of the view's own queryset, their documents made by one many=True serializer of the view's
+    when it serializes. {} for other views."""
     match = resolve(unquote(run[0].uri))
     view_class = getattr(match.func, "view_class", None)
-    if len(run) < 2 or len(match.kwargs) != 1 or not hasattr(view_class, "get_object"):
+    if len(run) < 2 or len(match.kwargs) != 1 or not (view_class and issubclass(view_class, Batched)):
         return {}
     [name] = match.kwargs
     view = view_class(**match.func.view_initkwargs)
     view.setup(WSGIRequest(environ(run[0].uri)), **match.kwargs)
     items = view.get_queryset().in_bulk([target.params[0] for target in run], field_name=name)
     found = {target.uri: items[target.params[0]] for target in run if target.params[0] in items}
-    views = {uri: {"get_object": answering(item)} for uri, item in found.items()}
-    if hasattr(view, "get_serializer"):
+    documents = [None] * len(found)
+    if view_class.serializes():
         documents = view.get_serializer(list(found.values()), many=True).data
-        for uri, document in zip(found, documents, strict=True):
-            views[uri]["get_serializer"] = answering(Serialized(document))
-    return views
-
-
-class Serialized(NamedTuple):
-    """A serializer whose document is made (what get_serializer() answers in a run)."""
-
-    data: dict
-
-
-def answering(value):
-    return lambda *args, **kwargs: value
+    return {uri: (item, document) for (uri, item), document in zip(found.items(), documents, strict=True)}
 
 
 def render(build):
