@@ -33,7 +33,8 @@ class Batched:
         return any("get_serializer" in vars(base) for base in cls.__mro__ if base is not Batched)
 
     def batched(self):
-        return self.request.META.get(BATCHED)
+        request = getattr(self, "request", None)  # a view made only for its serializer has none
+        return request.META.get(BATCHED) if request is not None else None
 
     def get_object(self, *args, **kwargs):
         found = self.batched()
