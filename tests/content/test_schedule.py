@@ -4,10 +4,12 @@ its date publishes it though its file did not change; the authoring server with 
 it with a "Scheduled for <date>" banner."""
 
 import datetime
+import io
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
+from portfolio.content.autosync import ContentSyncHandler
 from portfolio.content.importer import import_content
 from portfolio.content.models import Article, Tagging
 from portfolio.settings import env_date
@@ -91,3 +93,18 @@ def test_build_date_must_be_a_date(monkeypatch):
             env_date("BUILD_DATE")
     monkeypatch.setenv("BUILD_DATE", "2026-06-01")
     assert env_date("BUILD_DATE") == datetime.date(2026, 6, 1)
+
+
+def test_the_authoring_server_publishes_it_when_the_day_changes(db, content_dir, settings):
+    """No file changes at midnight: the authoring server's sync looks again when the date does."""
+    settings.CONTENT_DIR, settings.SITE_URL = content_dir, ""
+    settings.BUILD_DATE = DAY - datetime.timedelta(days=1)
+    write_content(content_dir, {f"articles/{SLUG}.md": FILE})
+    handler = ContentSyncHandler(lambda environ, start_response: [], content_dir, io.StringIO())
+    handler.sync()  # the first request imports everything
+    assert Article.objects.get(slug=SLUG).scheduled
+    handler.sync()
+    generation = handler.generation
+    settings.BUILD_DATE = DAY
+    handler.sync()
+    assert not Article.objects.get(slug=SLUG).draft and handler.generation == generation + 1
