@@ -333,7 +333,8 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
     files, errors = discover(Path(content_dir), only)
     errors += media.errors
     body_links.use_media(media.index)  # before the workers fork: they resolve images with it
-    rerender = references.referencing(media.changed) | shifted  # their media changed: resolve them again
+    # Their media changed, or their date came: parsed and rendered again.
+    rerender = references.referencing(media.changed) | shifted
     stored = stored_files(only)
     jobs = []
     stats = stats or {}

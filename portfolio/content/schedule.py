@@ -1,7 +1,7 @@
 """Scheduled articles: one dated after the build's date (settings.BUILD_DATE, else today) is not
 published yet. The import stores it as a draft (`draft`, so it is absent from every surface a
-draft is absent from, and a link to it is refused as a link to a draft is) marked `scheduled`, with
-its body rendered: it will be published by a later import without any edit. Each import first
+draft is absent from, and a link to it is refused as a link to a draft is) with a ScheduledArticle
+row beside it, and its body rendered: a later import publishes it without any edit. Each import first
 looks for articles whose date and state disagree (a scheduled one come due, or a published one
 now in the future because BUILD_DATE went back) and parses their files again. The build records
 the window of dates in which no article changes state (the latest published date, the earliest
