@@ -107,7 +107,7 @@ def discover(content_dir, only=None):
             if not plain and (problem := entry_problem(Path(path), content_dir)):
                 field = "file name" if problem.endswith("got a folder") else "file"
                 errors.append(ContentError(rel, field, problem))
-            elif not name.endswith(".md") or not loader.SLUG_RE.match(slug):
+            elif not name.endswith(".md") or not loader.SLUG_RE.fullmatch(slug):
                 errors.append(
                     ContentError(
                         rel,

@@ -75,7 +75,7 @@ def rule_regex(pattern):
     """As Cloudflare's rules engine: `*` is a splat (anything), `:name` one path segment."""
     regex = "(?P<splat>.*)".join(re.escape(part) for part in pattern.split("*"))
     regex = re.sub(r":([A-Za-z]\w*)", r"(?P<\1>[^/]+)", regex.replace(r"\:", ":"))
-    return re.compile(f"^{regex}$")
+    return re.compile(regex)  # matched against the whole path (fullmatch)
 
 
 def fill(template, groups):
@@ -156,14 +156,14 @@ class Rules:
         if path in self.static_redirects:
             return self.static_redirects[path]
         for regex, status, target in self.dynamic_redirects:
-            match = regex.match(path)
+            match = regex.fullmatch(path)
             if match:
                 return status, fill(target, match.groupdict())
         return None
 
     def headers_for(self, path):
         for regex, values, removed in self.headers.values():
-            match = regex.match(path)
+            match = regex.fullmatch(path)
             if match:
                 yield {name: fill(value, match.groupdict()) for name, value in values.items()}, removed
 
