@@ -140,8 +140,9 @@ def listing(folder, collection, only):
 # Part of every file's hash, and stored (ImportState): when it changes, the next import parses
 # and renders every file again, unchanged ones included.
 # "tags 1": the tags' rules (loader.tag_list) and their index (models.Tagging), which rows made
-# before them lack.
-IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1"
+# before them lack. "whole values 1": the rules' patterns match whole values (rows made before
+# may hold a slug or an alias ending in a line break, which no address can be made of).
+IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1, whole values 1"
 
 
 def digest(raw):
