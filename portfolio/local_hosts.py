@@ -26,7 +26,9 @@ class AllowedHostsOnly:
 
     def __call__(self, environ, start_response):
         try:
-            WSGIRequest(environ).get_host()
+            # A copy: WSGIRequest replaces the environ's PATH_INFO with its decoded text, which the
+            # request Django then makes would decode again (`/tags/ünï` would become /tags/%FCn%EF).
+            WSGIRequest(dict(environ)).get_host()
         except DisallowedHost as error:
             logger.warning("%s", error)
             start_response("400 Bad Request", [("Content-Type", "text/html; charset=utf-8"),

@@ -2,6 +2,7 @@
 
 import os
 import sqlite3
+from urllib.parse import quote
 
 import pytest
 
@@ -141,3 +142,10 @@ def test_a_renamed_file_s_old_addresses_move_while_writing(authoring_server, con
         status, headers, _ = fetch(base + old)
         assert (status, headers["Location"]) == (301, new), old
     assert fetch(base + "/articles/first-steps")[0] == 200
+
+
+def test_a_non_ascii_address_is_decoded_once(authoring_server):
+    """The Host check reads the request before Django does: it must not leave the path decoded
+    in the environ, where Django would decode it again."""
+    base, _ = authoring_server
+    assert fetch(base + "/tags/" + quote("ünï"))[0] == 200
