@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from portfolio.reversing import reverse_slug, slug_reverser
 
-from .loader import LINE_MAX, SLUG_MAX, TAG_SLUG_MAX_BYTES
+from .loader import ALIAS_PATH_MAX, LINE_MAX, SLUG_MAX, TAG_SLUG_MAX_BYTES
 
 
 class Imported(models.Model):
@@ -199,6 +199,25 @@ class Alias(models.Model):
 
     def __str__(self):
         return f"{self.collection}/{self.slug} -> {self.target}"
+
+
+class PathAlias(models.Model):
+    """An earlier absolute path of a project or article (its front matter's `aliases`: an address
+    on the site before this one), which answers 301 to the item's page
+    (portfolio.content.aliases). Written by the importer with its item."""
+
+    collection = models.CharField(max_length=20, choices=Alias.Collection)
+    path = models.CharField(max_length=ALIAS_PATH_MAX, unique=True, help_text="The path as written.")
+    target = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The item's slug now.")
+
+    class Meta:
+        ordering = ["path"]
+        verbose_name = "path alias"
+        verbose_name_plural = "path aliases"
+        indexes = [models.Index(fields=["collection", "target"], name="path_alias_target")]
+
+    def __str__(self):
+        return f"{self.path} -> {self.collection}/{self.target}"
 
 
 class Tagging(models.Model):

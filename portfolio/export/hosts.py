@@ -7,7 +7,8 @@ Host differences this handles:
   `/api/v1/projects/x.json`; a rule that rewrites `.json` paths to themselves comes first. Netlify
   serves an existing file first, so there the extra rule never fires.
 - Cloudflare allows 2,000 static and 100 dynamic rules: the rules below are 4 static and 4 dynamic
-  however many articles there are, plus 5 static rules per alias of a renamed item.
+  however many articles there are, plus 5 static rules per alias of a renamed item and one per
+  spelling of an absolute-path alias (portfolio/content/aliases.py's `spellings`).
 - A renamed item's old addresses answer 301 (portfolio/content/aliases.py). Those rules come
   first: Netlify applies the first rule that matches, and `/api/v1/projects/:slug.json` would
   catch an old `.json` address; Cloudflare counts every rule after the first dynamic one as
@@ -22,7 +23,7 @@ Host differences this handles:
 """
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
 
@@ -127,6 +128,7 @@ def header_rules():
 
 # The include of deploy/nginx.conf that holds the moves, written beside `_redirects`.
 NGINX_REDIRECTS = "_redirects.nginx.conf"
+PLAIN_PATH = re.compile(r"[A-Za-z0-9/._~-]+")
 
 
 def redirects_file(extra_rules=(), moves=()):
@@ -143,8 +145,16 @@ def nginx_redirects(moves):
     """The include of deploy/nginx.conf's server: an exact location per old address, which wins
     over every other location. The query is kept, as Cloudflare and Netlify keep it."""
     lines = ["# Old addresses of renamed items (front matter `aliases`), written by the build."]
-    lines += [f"location = {old} {{ return 301 {new}$is_args$args; }}" for old, new in moves]
+    lines += [f"location = {nginx_location(old)} {{ return 301 {new}$is_args$args; }}" for old, new in moves]
     return "\n".join(lines) + "\n"
+
+
+def nginx_location(path):
+    """An exact location's path: nginx compares it with the request's decoded path, so a
+    percent-encoded path (an absolute-path alias, `/caf%C3%A9/`) is written decoded, and quoted
+    when it holds more than plain path characters (`;` would end the directive)."""
+    decoded = unquote(path)
+    return decoded if PLAIN_PATH.fullmatch(decoded) else f'"{decoded}"'
 
 
 def headers_file():

@@ -162,6 +162,7 @@ def test_netlify_parses_the_rules(hosted_site):
     # Netlify applies the first rule that matches: the moves before the rewrites, which would
     # otherwise send an old `.json` address to a missing file.
     moves = rules[: -len(REWRITES)]
+    assert len({old for old, _, _, _ in moves}) == len(moves)  # wrangler ignores a repeated source
     assert {old: new for old, new, _, _ in moves}.items() >= MOVED.items()
     assert {(status, force) for _, _, status, force in moves} == {(301, False)}
     assert rules[len(moves) :] == [(source, destination, 200, False) for source, destination in REWRITES]
