@@ -22,6 +22,7 @@ Host differences this handles:
   `Referrer-Policy`, `Cache-Control`...).
 """
 
+import html
 import re
 from urllib.parse import unquote, urlsplit
 
@@ -155,6 +156,43 @@ def nginx_location(path):
     when it holds more than plain path characters (`;` would end the directive)."""
     decoded = unquote(path)
     return decoded if PLAIN_PATH.fullmatch(decoded) else f'"{decoded}"'
+
+
+def redirect_pages(moves, base_url):
+    """{file: HTML} for a host without redirect rules (settings.REDIRECT_PAGES: GitHub Pages):
+    each old page address a static file can hold, as a page that sends the reader on, as Hugo
+    writes its aliases: a meta refresh, the canonical link, a plain link, and noindex. The
+    markdown twins' and API documents' old addresses are left out: no page can stand for them."""
+    pages = {}
+    for old, new in moves:
+        name = redirect_page_file(old)
+        if name:
+            pages.setdefault(name, redirect_page(base_url + new))
+    return pages
+
+
+def redirect_page_file(old):
+    """The file a static host serves the old address `old` from, or None for an old address of
+    a markdown twin or an API document: `/posts/a/` is posts/a/index.html, `/posts/a` and
+    `/posts/a.html` are posts/a.html (GitHub Pages serves `/posts/a` from it)."""
+    path = unquote(old)
+    if path.startswith("/api/") or path.endswith(".md"):
+        return None
+    if path.endswith("/"):
+        return path[1:] + "index.html"
+    return path[1:] if path.endswith(".html") else path[1:] + ".html"
+
+
+def redirect_page(url):
+    url = html.escape(url)
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>Moved to {url}</title>\n"
+        f'<link rel="canonical" href="{url}">\n'
+        '<meta name="robots" content="noindex">\n'
+        f'<meta http-equiv="refresh" content="0; url={url}">\n'
+        f'</head>\n<body>\n<p>This page has moved to <a href="{url}">{url}</a>.</p>\n</body>\n</html>\n'
+    )
 
 
 def headers_file():
