@@ -8,7 +8,10 @@ SITE_YAML = f"""title: "Test Portfolio"
 description: "A portfolio used by the test suite."
 author: "Test Author"
 url: "{SITE_URL}"
+imageHosts: [images.example.org, cdn.example.net]
 """
+# The Content-Security-Policy's img-src of the standard test site: its own images and imageHosts'.
+IMG_SRC = "img-src 'self' images.example.org cdn.example.net;"
 
 STACK_YAML = """lastUpdated: 2026-10-01
 currentFocus: "Testing everything"

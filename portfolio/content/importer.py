@@ -140,8 +140,9 @@ def listing(folder, collection, only):
 # Part of every file's hash, and stored (ImportState): when it changes, the next import parses
 # and renders every file again, unchanged ones included.
 # "tags 1": the tags' rules (loader.tag_list) and their index (models.Tagging), which rows made
-# before them lack.
-IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1"
+# before them lack. "image hosts 1": the hosts of the bodies' remote images, recorded as
+# references (references.py), which rows made before them lack.
+IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1, image hosts 1"
 
 
 def digest(raw):
@@ -468,6 +469,7 @@ def write_singleton(found):
                 "url": fields["url"],
                 "image": fields["image"],
                 "links": fields["links"],
+                "image_hosts": fields["imageHosts"],
                 **imported_state(found),
             },
         )

@@ -369,6 +369,26 @@ def alias_path_key(path):
     return path.removesuffix(".html")
 
 
+# A host name of site.yaml's `imageHosts` (`images.pexels.com`): labels of lowercase letters,
+# digits and inner hyphens, joined by dots, as the Content-Security-Policy's `img-src` names it.
+IMAGE_HOST_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*")
+
+
+def host_list(value):
+    """site.yaml's `imageHosts`: host names whose images bodies may show, none twice."""
+    if not isinstance(value, list):
+        raise Invalid(f"expected a list of host names such as [images.pexels.com]; got {describe(value)}")
+    for index, item in enumerate(value):
+        if not isinstance(item, str) or len(item) > 253 or not IMAGE_HOST_RE.fullmatch(item):
+            raise Invalid(
+                f"item {index}: expected a host name such as images.pexels.com (lowercase letters, digits, "
+                f"'-' and '.'; no scheme, port or path); got {describe(item)}"
+            )
+        if item in value[:index]:
+            raise Invalid(f"item {index}: {item!r} is listed twice")
+    return value
+
+
 def tag_slug(tag):
     """The slug of a tag (an article's `tags` entry, a project's `stack` entry): its page is
     /tags/<slug>, and tags with the same slug are one tag."""
@@ -485,6 +505,7 @@ SITE = {
     "url": Field(site_url, max_length=LINE_MAX),
     "image": Field(media_path, required=False, default=""),
     "links": Field(records(SITE_LINK), required=False, default=[]),
+    "imageHosts": Field(host_list, required=False, default=[]),
 }
 
 

@@ -24,11 +24,9 @@ Host differences this handles:
 
 import html
 import re
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
-from django.conf import settings
-
-from portfolio.content.models import Site
+from pages.security import content_security_policy, security_headers
 
 # (source, destination) of 200 rewrites, in order: the topmost matching rule wins.
 REWRITES = [
@@ -64,39 +62,6 @@ MARKDOWN = ["Content-Type: text/markdown; charset=utf-8", ANYONE]
 TEXT = ["Content-Type: text/plain; charset=utf-8", ANYONE, REVALIDATE]
 ATOM = ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]
 CATALOG_TYPE = 'Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
-
-
-def content_security_policy():
-    """What the pages need and nothing else: their own styles, scripts (files, never inline),
-    images and fonts; no framing; the form posts (and contact.js fetches) to the site, or to the
-    contact service when it is on another origin (CONTACT_SERVICE_URL).
-
-    'wasm-unsafe-eval': the search (/search, Pagefind) compiles its WebAssembly, in a worker
-    started from /pagefind/ and, failing that, in the page. It lets the site's own scripts compile
-    WebAssembly and nothing more: no eval() of strings, no inline script. Site-wide because one
-    page cannot be given a wider policy on every host: Netlify adds a `/search` rule's policy to
-    the `/*` rule's (two policies, both enforced, so the narrower wins) and cannot remove one, and
-    the worker's own response needs it as well."""
-    contact = ""
-    service = urlsplit(settings.CONTACT_SERVICE_URL)
-    if service.scheme and service.netloc:
-        site = urlsplit(Site.load().base_url)
-        if (service.scheme, service.netloc) != (site.scheme, site.netloc):
-            contact = f" {service.scheme}://{service.netloc}"
-    return (
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; "
-        f"font-src 'self'; manifest-src 'self'; connect-src 'self'{contact}; form-action 'self'{contact}; "
-        "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
-    )
-
-
-def security_headers():
-    return [
-        f"Content-Security-Policy: {content_security_policy()}",
-        "X-Content-Type-Options: nosniff",
-        "Referrer-Policy: strict-origin-when-cross-origin",
-        "Permissions-Policy: camera=(), microphone=(), geolocation=(), payment=(), usb=()",
-    ]
 
 
 def header_rules():
@@ -143,9 +108,13 @@ def redirects_file(extra_rules=(), moves=()):
 
 
 def nginx_redirects(moves):
-    """The include of deploy/nginx.conf's server: an exact location per old address, which wins
-    over every other location. The query is kept, as Cloudflare and Netlify keep it."""
-    lines = ["# Old addresses of renamed items (front matter `aliases`), written by the build."]
+    """The include of deploy/nginx.conf's server: the Content-Security-Policy (its `img-src`
+    names site.yaml's imageHosts) in `$portfolio_csp`, which the server's add_header sends, then
+    an exact location per old address, which wins over every other location. The query is kept,
+    as Cloudflare and Netlify keep it."""
+    lines = ["# The site's Content-Security-Policy, written by the build (as in _headers)."]
+    lines += [f'set $portfolio_csp "{content_security_policy()}";']
+    lines += ["# Old addresses of renamed items (front matter `aliases`), written by the build."]
     lines += [f"location = {nginx_location(old)} {{ return 301 {new}$is_args$args; }}" for old, new in moves]
     return "\n".join(lines) + "\n"
 

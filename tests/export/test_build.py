@@ -162,7 +162,7 @@ EDITS = [
         "move an old path",
         {
             "projects/alpha-one.md": (None, ', "/work/alpha-project/"]', "]"),
-            "articles/first-post.md": (None, "tags:", 'aliases: ["/work/alpha-project.html"]\ntags:'),
+            "projects/gamma.md": (None, "status:", 'aliases: ["/work/alpha-project.html"]\nstatus:'),
         },
     ),
 ]
