@@ -4,6 +4,8 @@ checked with the other old addresses (tests/content_builder.py's MOVED, in test_
 test_preview.py)."""
 
 import io
+import sys
+import time
 from urllib.parse import unquote
 
 import pytest
@@ -14,6 +16,7 @@ from portfolio.export.hosts import NGINX_REDIRECTS, redirect_page, served_file
 from portfolio.export.state import BuildFailed
 from portfolio.export.verify import Verifier
 from tests.content_builder import MOVED, SITE_URL
+from tests.server import free_port, wait_for
 
 from .conftest import tree
 
@@ -94,8 +97,11 @@ def test_each_old_page_address_is_a_page_that_sends_the_reader_on(site, settings
     # An edit that drops an alias removes its pages (and the folder they leave empty).
     alpha = content_dir / "projects" / "alpha-one.md"
     alpha.write_text(alpha.read_text().replace(', "/work/alpha-project/"', ""))
-    assert site().keys() == files.keys() - {"work/alpha-project/index.html", "work/alpha-project.html"}
+    edited = site()
+    assert edited.keys() == files.keys() - {"work/alpha-project/index.html", "work/alpha-project.html"}
     assert not (tmp_path / "site" / "work").exists()
+    build(tmp_path / "full", workers=1, stderr=io.StringIO(), full=True)
+    assert tree(tmp_path / "full") == edited  # the edit's folder is the one a full build makes
     # Off again: the next build removes them.
     settings.REDIRECT_PAGES = False
     assert not set(site()) & set(REDIRECT_PAGES)
@@ -110,3 +116,25 @@ def test_verification_checks_the_redirect_pages():
     assert verifier.check_redirect_pages(lambda path: pages[path].encode()) == [
         f"posts/gone.html: links to {SITE_URL}/articles/missing, which no built file serves"
     ]
+
+
+@pytest.mark.browser
+def test_a_browser_follows_a_redirect_page(site, settings, background, chromium, tmp_path):
+    """As on GitHub Pages (a plain static server, no rules, no headers): the old address's page
+    sends Chromium on, without JavaScript, to the item's page. (This server, unlike GitHub Pages,
+    does not serve `/projects/alpha` from projects/alpha.html: the file's own name is asked.)"""
+    port = free_port()
+    settings.SITE_URL = f"http://127.0.0.1:{port}"
+    site()
+    process = background([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory",
+                          str(tmp_path / "site"), str(port)])  # fmt: skip
+    wait_for(f"http://127.0.0.1:{port}/", process)
+    driver = chromium(javascript=False)
+    for old, new in [("/work/alpha-project/", "/projects/alpha-one"),
+                     ("/projects/alpha.html", "/projects/alpha-one"),
+                     ("/2014/05/12/caf%C3%A9;old.html", "/articles/unicode-post")]:  # fmt: skip
+        driver.get(f"http://127.0.0.1:{port}{old}")
+        deadline = time.monotonic() + 10
+        while not driver.current_url.endswith(new) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert driver.current_url == f"http://127.0.0.1:{port}{new}", old
