@@ -25,7 +25,7 @@ from django.urls import Resolver404, URLResolver, get_resolver, resolve
 
 from portfolio.reversing import reverse_slug
 
-from .loader import ContentError, alias_path_key, slug_of
+from .loader import ContentError, alias_path_key, alias_path_stored, slug_of
 from .models import Alias, Article, PathAlias, Project
 
 COLLECTIONS = {"projects": Project, "articles": Article}
@@ -66,16 +66,10 @@ def spellings(path):
     return [path] + [spelling for spelling in found if spelling != path]
 
 
-def stored_path(path):
-    """A path alias as stored and written into the hosts' rules: its percent-encoding's hex
-    digits in capitals, as browsers send them."""
-    return re.sub(r"%[0-9a-f]{2}", lambda m: m[0].upper(), path)
-
-
 def path_moves(collection, path, target):
     """[(old address, new address)] of one absolute-path alias."""
     page = reverse_slug(ROUTES[collection][0], target)
-    return [(spelling, page) for spelling in spellings(stored_path(path))]
+    return [(spelling, page) for spelling in spellings(alias_path_stored(path))]
 
 
 def published(rows):
@@ -115,14 +109,13 @@ def moved_to(path):
 
 
 def path_moved_to(path):
+    """moved_to() of a path no item of the site has: an absolute-path alias's spelling, or None.
+    The stored path is one of the address's three spellings (alias_path_key)."""
     encoded = quote(path, safe=PATH_SAFE)
     key = alias_path_key(encoded)
-    candidates = [key, key + "/", key + ".html"]
-    for collection, stored, target in published(PathAlias.objects.filter(path__in=candidates)).values_list(
-        "collection", "path", "target"
-    ):
-        return dict(path_moves(collection, stored, target)).get(encoded)
-    return None
+    rows = published(PathAlias.objects.filter(path__in=[key, key + "/", key + ".html"]))
+    row = rows.values_list("collection", "path", "target").first()
+    return dict(path_moves(*row)).get(encoded) if row else None
 
 
 @cache
@@ -163,7 +156,7 @@ def reserved_names():
 def shadowed(path):
     """The site's own address that the absolute-path alias `path` would shadow, or None."""
     names, prefixes = reserved_names()
-    for spelling in spellings(stored_path(path)):
+    for spelling in spellings(alias_path_stored(path)):
         decoded = unquote(spelling)
         segment = decoded[1:].split("/", 1)[0]
         if not segment:
@@ -200,7 +193,7 @@ class Checker:
             self.changed.add(found.rel)
             written = found.fields.get("aliases", [])
             self.aliases[found.rel] = [alias for alias in written if not alias.startswith("/")]
-            self.paths[found.rel] = [stored_path(alias) for alias in written if alias.startswith("/")]
+            self.paths[found.rel] = [alias_path_stored(alias) for alias in written if alias.startswith("/")]
 
     def problems(self):
         return self.slug_problems() + self.path_problems()

@@ -359,11 +359,17 @@ def alias_list(value):
     return value
 
 
+def alias_path_stored(path):
+    """An absolute-path alias as stored and written into the hosts' rules: its
+    percent-encoding's hex digits in capitals, as browsers send them."""
+    return re.sub(r"%[0-9a-f]{2}", lambda m: m[0].upper(), path)
+
+
 def alias_path_key(path):
     """The address an absolute-path alias stands for, whichever spelling is written: without
-    its trailing slash or `.html` (`/posts/a/`, `/posts/a` and `/posts/a.html` are one), with
-    its percent-encoding's hex digits in capitals."""
-    path = re.sub(r"%[0-9a-f]{2}", lambda m: m[0].upper(), path)
+    its trailing slash or `.html` (`/posts/a/`, `/posts/a` and `/posts/a.html` are one), as
+    stored (alias_path_stored)."""
+    path = alias_path_stored(path)
     if path != "/":
         path = path.removesuffix("/")
     return path.removesuffix(".html")
