@@ -140,7 +140,9 @@ def image_host(url):
 def record_image_host(document, url):
     host = image_host(url.strip())
     if host is not None:
-        document.references.append((document.line_of(url), IMAGE_HOST + host, url))
+        # Raw HTML's addresses come decoded (`&amp;` is `&`): then the host finds the line.
+        line = document.line_of(url if url in document.body else host)
+        document.references.append((line, IMAGE_HOST + host, url))
 
 
 class ImageSources(HTMLParser):

@@ -55,6 +55,8 @@ BODY_CASES = [
     ("a subdomain of a listed host", "![x](https://a.images.example.org/a.jpg)\n", 6, "a.images.example.org"),
     ("raw HTML", 'Text.\n\n<p>\n<img src="https://photos.example.com/b.png" alt="b">\n</p>\n', 9,
      "photos.example.com"),
+    ("raw HTML with an entity", 'Text.\n\n<img src="https://photos.example.com/e.png?a=1&amp;b=2">\n', 8,
+     "photos.example.com"),
     ("inline raw HTML", 'Some <img src="https://photos.example.com/c.png"> text.\n', 6, "photos.example.com"),
     ("raw HTML srcset", '<picture>\n<source srcset="https://images.example.org/d.webp 1x, '
      'https://photos.example.com/d.webp 2x">\n<img src="/media/x.png" alt="">\n</picture>\n', 7,
