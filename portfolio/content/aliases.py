@@ -21,7 +21,7 @@ from collections import defaultdict
 from functools import cache
 from urllib.parse import quote, unquote
 
-from django.urls import Resolver404, URLResolver, get_resolver, resolve
+from django.urls import URLResolver, get_resolver
 
 from portfolio.reversing import reverse_slug
 
@@ -123,7 +123,10 @@ def reserved_names():
     """(names, prefixes): the first segments of the site's own addresses, from its routes (each
     route's first segment, and its file's: `index.html`) and the build's other files. A path
     alias whose first segment is one of the names (or the name and `.html`), or starts with
-    one of the prefixes (a route such as `llms-full-<int:part>.txt`), would shadow them."""
+    one of the prefixes (a route such as `llms-full-<int:part>.txt`), would shadow them. Every
+    address a route resolves has such a first segment (a route opening with a converter or a
+    regular expression gives the prefix "", which every path starts with), so no path needs
+    resolving."""
     names, prefixes = set(), set(BUILD_FILES)
 
     def first_segment(text):
@@ -133,8 +136,7 @@ def reserved_names():
         segment = first_segment(route)
         literal = re.match(r"[^<>()\\\[\]?*+$^|{}]*", segment)[0]
         if literal != segment:
-            if literal:
-                prefixes.add(literal)
+            prefixes.add(literal)
         else:
             names.add(segment)
 
@@ -163,11 +165,6 @@ def shadowed(path):
             return "/"
         if {segment, segment.removesuffix(".html")} & names or segment.startswith(tuple(prefixes)):
             return "/" + segment
-        try:
-            resolve(decoded)
-        except Resolver404:
-            continue
-        return decoded
     return None
 
 
