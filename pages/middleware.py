@@ -57,8 +57,10 @@ class SiteNotFoundMiddleware:
 class SecurityHeadersMiddleware:
     """The site's pages answer with the headers the hosts send (pages/security.py), so a page
     that breaks under the Content-Security-Policy (an image from a host not in site.yaml's
-    imageHosts, an inline style) breaks while it is written too. Only on pages (GET and HEAD:
-    the preview hands Django only the contact form's POST), not on the admin, nor on an error
+    imageHosts, an inline style) breaks while it is written too. Only on pages (HTML answers to
+    GET and HEAD: the policy guards what a browser renders, and the API's answers read no more
+    than their own rows; the preview hands Django only the contact form's POST), not on the
+    admin, nor on an error
     page with status 500 (the content's problems page and Django's technical page carry their
     own styles), nor before any site is imported, nor in the contact service (its own pages, no
     imported site)."""
@@ -72,6 +74,7 @@ class SecurityHeadersMiddleware:
         response = self.get_response(request)
         if (
             request.method not in ("GET", "HEAD")
+            or not response.get("Content-Type", "").startswith("text/html")
             or response.status_code >= 500
             or request.path_info.startswith(NOT_SITE)
         ):
