@@ -60,10 +60,10 @@ class SecurityHeadersMiddleware:
     imageHosts, an inline style) breaks while it is written too. Only on pages (HTML answers to
     GET and HEAD: the policy guards what a browser renders, and the API's answers read no more
     than their own rows; the preview hands Django only the contact form's POST), not on the
-    admin, nor on an error
-    page with status 500 (the content's problems page and Django's technical page carry their
-    own styles), nor before any site is imported, nor in the contact service (its own pages, no
-    imported site)."""
+    admin, nor on an error page with status 500 (the content's problems page and Django's
+    technical page carry their own styles), nor before any site is imported, nor in the contact
+    service (its own pages, no imported site). The page's own read of the site identity serves
+    the policy too (Site.read_once): no query is added."""
 
     def __init__(self, get_response):
         if settings.CONTACT_SERVICE:
@@ -71,7 +71,11 @@ class SecurityHeadersMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        response = self.get_response(request)
+        with Site.read_once():
+            response = self.get_response(request)
+            return self.secured(request, response)
+
+    def secured(self, request, response):
         if (
             request.method not in ("GET", "HEAD")
             or not response.get("Content-Type", "").startswith("text/html")

@@ -1,6 +1,7 @@
 """What the content folder holds, mirrored in the database. The files are the source of truth:
 rows are written only by the importer (portfolio.content.importer)."""
 
+import contextvars
 import functools
 import re
 from contextlib import contextmanager
@@ -248,6 +249,10 @@ class Tagging(models.Model):
         return f"{self.kind}/{self.item}: {self.name}"
 
 
+# The site identity read in the current request, when Site.read_once() is on.
+_request_reads = contextvars.ContextVar("site_reads", default=None)
+
+
 class Site(Imported):
     """The site's identity from site.yaml (one row)."""
 
@@ -276,7 +281,26 @@ class Site(Imported):
     @classmethod
     def load(cls):
         """The imported site identity (the importer guarantees there is one)."""
-        return cls._pinned or cls.objects.get()
+        if cls._pinned:
+            return cls._pinned
+        read = _request_reads.get()
+        if read is None:
+            return cls.objects.get()
+        if "site" not in read:
+            read["site"] = cls.objects.get()
+        return read["site"]
+
+    @classmethod
+    @contextmanager
+    def read_once(cls):
+        """Within one request (pages.middleware.SecurityHeadersMiddleware), the identity is read
+        at most once, by whichever asks first: a page's context and its security headers share it.
+        Per request context, so the authoring server's threads each have their own."""
+        token = _request_reads.set({})
+        try:
+            yield
+        finally:
+            _request_reads.reset(token)
 
     @classmethod
     @contextmanager
