@@ -5,7 +5,8 @@ variable at all; only the contact service that runs in production needs a real S
 """
 
 import os
-from datetime import timedelta
+import re
+from datetime import date, timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -23,6 +24,19 @@ def env_bool(name, default=False):
 
 def env_list(name, default=""):
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_date(name):
+    """A YYYY-MM-DD date from the environment, or None when unset."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ValueError
+        return date.fromisoformat(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}: expected a date YYYY-MM-DD; got {value!r}") from None
 
 
 DEBUG = env_bool("DEBUG")
@@ -55,6 +69,10 @@ JINJA2_CACHE_DIR = Path(os.environ.get("JINJA2_CACHE_DIR") or BASE_DIR / ".cache
 # The authoring server renders draft articles at their address (with a "Draft" banner, noindex);
 # they stay off every list and machine surface, and the build ignores this setting.
 SHOW_DRAFTS = env_bool("SHOW_DRAFTS")
+# The build's date: an article dated after it is scheduled, published by the first build (or
+# import) on or after its date and absent everywhere until then, as a draft is
+# (portfolio.content.schedule). Unset: today's date, read when the import runs.
+BUILD_DATE = env_date("BUILD_DATE")
 # The built folder (`make build` writes dist/) whose search index the authoring server answers
 # /pagefind/ with, so that /search works there after a build (pages.views.search_index_file).
 SEARCH_BUILD_DIR = Path(os.environ.get("SEARCH_BUILD_DIR") or BASE_DIR / "dist").resolve()
@@ -79,6 +97,10 @@ HOST_MAX_FILE_BYTES = int(os.environ.get("HOST_MAX_FILE_BYTES") or 25 * 2**20)
 HOST_MAX_STATIC_REDIRECTS = int(os.environ.get("HOST_MAX_STATIC_REDIRECTS") or 2_000)
 HOST_MAX_DYNAMIC_REDIRECTS = int(os.environ.get("HOST_MAX_DYNAMIC_REDIRECTS") or 100)
 HOST_MAX_HEADER_RULES = int(os.environ.get("HOST_MAX_HEADER_RULES") or 100)
+# For a host without redirect rules (GitHub Pages, whose workflow sets it): the build writes each
+# renamed item's old page address as a small page that sends the reader on (portfolio/export/
+# hosts.py, redirect_pages). Off elsewhere: Netlify would serve such a page instead of the 301.
+REDIRECT_PAGES = env_bool("REDIRECT_PAGES")
 
 INSTALLED_APPS = [
     "portfolio.content",
@@ -100,6 +122,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The site's Content-Security-Policy and the other headers the hosts send (not in the
+    # contact service).
+    "pages.middleware.SecurityHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -4,12 +4,13 @@ it, its content hash), named by a hash of the file's bytes, its path and the ren
 database (a CI runner that restored `.cache/`, a clone) then parses and renders only what no
 earlier import rendered, as media.py's cache spares it the image variants.
 
-The renderer is everything a body's HTML depends on besides the file: the versions of
-Python-Markdown, Pygments and PyYAML, the markdown extensions' settings, IMPORT_VERSION, and the
-source of the project's modules that parse and render (a change to any of them is a new
-renderer, so no stale HTML is ever read back). What a file's result depends on outside it, the
-media files it shows, is checked on reading: an entry made when one of them had other bytes is
-not used. A cache entry that cannot be read is ignored and made again.
+The renderer is everything a body's HTML depends on besides the file: the versions of the
+packages that parse and render (RENDERING_PACKAGES), the markdown extensions' settings,
+IMPORT_VERSION, and the source of the project's code that parses and renders (RENDERING_CODE):
+a change to any of them is a new renderer, so no stale HTML is ever read back. What a file's
+result depends on outside it, the media files it shows, is checked on reading: an entry made
+when one of them had other bytes is not used. A scheduled article's hold (schedule.hold()) depends
+on the day: applied after reading, never stored. A cache entry that cannot be read is ignored and made again.
 """
 
 import functools
@@ -22,8 +23,11 @@ from pathlib import Path
 
 from django.conf import settings
 
-# The modules whose code makes a file's fields and HTML.
-RENDERING_MODULES = ("loader", "markdown", "body_links", "references", "importer", "aliases")
+# The code that makes a file's fields and HTML: every module of the content app (a new
+# extension's among them), and the routes the links to items are reversed with.
+ROOT = Path(__file__).resolve().parent.parent.parent
+RENDERING_CODE = ("portfolio/content/*.py", "portfolio/reversing.py", "pages/urls.py")
+RENDERING_PACKAGES = ("markdown", "pygments", "pyyaml", "latex2mathml")
 
 
 @functools.cache
@@ -32,21 +36,20 @@ def renderer():
     from . import importer, markdown
 
     parts = [importer.IMPORT_VERSION, repr(markdown.EXTENSIONS), stable_repr(markdown.EXTENSION_CONFIGS)]
-    for package in ("markdown", "pygments", "pyyaml"):
+    for package in RENDERING_PACKAGES:
         try:
             parts.append(f"{package} {importlib.metadata.version(package)}")
         except importlib.metadata.PackageNotFoundError:
             parts.append(f"{package} none")
-    folder = Path(__file__).parent
-    for name in RENDERING_MODULES:
-        path = folder / f"{name}.py"
-        parts.append(hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else name)
+    for pattern in RENDERING_CODE:
+        for path in sorted(ROOT.glob(pattern)):
+            parts += [str(path.relative_to(ROOT)), hashlib.sha256(path.read_bytes()).hexdigest()]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 def stable_repr(value):
     """repr() of settings, with a function named rather than placed in memory (its code is among
-    RENDERING_MODULES' sources)."""
+    RENDERING_CODE)."""
     if isinstance(value, dict):
         return "{" + ", ".join(f"{key!r}: {stable_repr(item)}" for key, item in sorted(value.items())) + "}"
     if callable(value):

@@ -13,13 +13,18 @@ import os
 import signal
 from contextlib import contextmanager
 
+from portfolio.content import schedule
+
 from . import manifest, plan
 
 
 def publish(build):
     with signals_held():  # the folder and its manifest change together
         if build.in_place:
-            stale = set(build.previous.get("files", {})) - build.files
+            # The host files too: a redirect page (REDIRECT_PAGES) goes with its alias.
+            stale = (
+                set(build.previous.get("files", {})) | set(build.previous.get("host_files", {}))
+            ) - build.files
             move_into(build.stage, build.out_dir, sorted(build.written), stale)
         else:
             swap(build.stage, build.out_dir)
@@ -33,6 +38,7 @@ def publish(build):
         manifest.write(build.out_dir, {
             "inputs": build.inputs,
             "drafts": plan.hash_of(build.drafts),
+            "schedule": schedule.window(),  # a build's date outside it has articles to (un)publish
             "base_url": build.base_url,
             "files": files,
             "search": build.search_keys,
