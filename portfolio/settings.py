@@ -116,6 +116,7 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "rest_framework",
     "drf_spectacular",
+    "portfolio.preview",
     "portfolio.export",  # before django_distill: its distill-local command replaces distill's
     "django_distill",
 ]

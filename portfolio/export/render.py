@@ -17,11 +17,9 @@ about the request is as for any GET.
 
 import functools
 import os
-import shutil
 from io import BytesIO
 from itertools import groupby
 from operator import attrgetter
-from typing import NamedTuple
 from urllib.parse import unquote, unquote_to_bytes
 
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
@@ -31,6 +29,7 @@ from portfolio.batch import BATCHED, Batched
 from portfolio.content.models import Site
 from portfolio.workers import map_chunks
 
+from .placing import Output, link_or_copy, place, record
 from .plan import is_global
 from .state import BuildFailed
 
@@ -136,22 +135,6 @@ def render(build):
 IN_PLACE_MAX = 1000
 
 
-def record(build, path, placed):
-    stat, new = placed
-    build.rendered[path] = stat
-    if new:
-        build.written.add(path)
-
-
-class Output(NamedTuple):
-    """Where rendered files go: the stage, the previous build's folder (None: no previous build),
-    and whether the previous folder is updated in place afterwards."""
-
-    stage: str
-    previous: str | None
-    in_place: bool
-
-
 def render_chunk(output, targets):
     """[(path, [size, mtime_ns], bytes are new)] of each target, rendered and placed."""
     results = []
@@ -166,35 +149,3 @@ def render_chunk(output, targets):
         stat, new = place(body, target.path, output)
         results.append((target.path, stat, new))
     return results
-
-
-def place(body, path, output):
-    """Write `body` to the stage, or keep the previous build's identical file: (its [size,
-    mtime_ns], whether its bytes are new). A link, a copy and a rename all keep the stat."""
-    if output.previous:
-        old = os.path.join(output.previous, path)
-        try:
-            stat = os.stat(old)
-            if stat.st_size == len(body):
-                with open(old, "rb") as handle:
-                    same = handle.read() == body
-                if same:
-                    if not output.in_place:
-                        link_or_copy(old, os.path.join(output.stage, path))
-                    return [stat.st_size, stat.st_mtime_ns], False
-        except OSError:
-            pass
-    destination = os.path.join(output.stage, path)
-    os.makedirs(os.path.dirname(destination), exist_ok=True)
-    with open(destination, "wb") as handle:
-        handle.write(body)
-    stat = os.stat(destination)
-    return [stat.st_size, stat.st_mtime_ns], True
-
-
-def link_or_copy(source, destination):
-    os.makedirs(os.path.dirname(destination), exist_ok=True)
-    try:
-        os.link(source, destination)
-    except OSError:  # another file system, or no hard links there
-        shutil.copy2(source, destination)

@@ -26,7 +26,7 @@ re-renders are not indexed.
 
 Pagefind's command (the binary of `pagefind[bin]`) indexes each bundle from a folder of hard
 links to its pages and writes into a folder beside the stage; the files the browser needs are then
-placed into the stage as render.py places pages: one whose bytes equal the previous build's file
+placed into the stage as the render places pages (placing.py): one whose bytes equal the previous build's file
 (most of a re-indexed bundle's fragments) is kept, not written again. Not its Python API: in
 1.5.2 that waits 0.1 s between the answers it reads (one request per page would take minutes at
 10,000 pages), and its service can acknowledge the written index while files are still being
@@ -46,8 +46,8 @@ from pathlib import Path
 
 from pagefind.service import get_executable
 
+from .placing import Output, link_or_copy, place, record
 from .plan import hash_of
-from .render import Output, link_or_copy, place, record
 from .state import BuildFailed
 
 FOLDER = "pagefind"

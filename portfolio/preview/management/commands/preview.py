@@ -1,6 +1,6 @@
 """`manage.py preview [DIR] [--port N]`: the built site as the production host serves it.
 
-The folder is served by portfolio.export.preview (Cloudflare Pages' rules, its `_redirects` and
+The folder is served by portfolio.preview.server (Cloudflare Pages' rules, its `_redirects` and
 `_headers`); `POST /api/contact`, which production hands to the contact service, is answered by
 the contact view in this process, with the preview's own origin allowed.
 """
@@ -17,8 +17,8 @@ from django.core.wsgi import get_wsgi_application
 from contact.origins import allowed_origins
 from contact.paths import CHALLENGE_PATH, POST_PATH
 from portfolio.content.schema import migrate
-from portfolio.export.preview import URL_SAFE, PreviewApplication
 from portfolio.local_hosts import AllowedHostsOnly
+from portfolio.preview.server import URL_SAFE, PreviewApplication
 
 
 class ThreadedServer(socketserver.ThreadingMixIn, WSGIServer):
