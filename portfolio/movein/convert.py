@@ -24,7 +24,7 @@ from .astro import Astro
 from .hugo import Hugo
 from .jekyll import Jekyll
 from .markup import outside_code
-from .posts import Failed, Post, Skip, date_of, first_of, words
+from .posts import Failed, Skip, date_of, first_of, words
 from .references import Media, Rewriter
 
 GENERATORS = {"astro": Astro, "hugo": Hugo, "jekyll": Jekyll}

@@ -139,9 +139,11 @@ class Hugo:
             "slugorcontentbasename": slug or post.name,
         }
         if date:
-            values.update(year=f"{date.year:04d}", month=f"{date.month:02d}", monthname=MONTHS[date.month - 1],
-                          day=f"{date.day:02d}", yearday=f"{date.timetuple().tm_yday}",
-                          weekday=str(date.isoweekday() % 7), weekdayname=date.strftime("%A"))  # fmt: skip
+            values.update(
+                year=f"{date.year:04d}", month=f"{date.month:02d}", monthname=MONTHS[date.month - 1],
+                day=f"{date.day:02d}", yearday=f"{date.timetuple().tm_yday}",
+                weekday=str(date.isoweekday() % 7), weekdayname=date.strftime("%A"),
+            )  # fmt: skip
         path = re.sub(r":(\w+)", lambda m: values.get(m[1], m[0]), pattern)
         path = "/" + path.lstrip("/")
         return re.sub(r"/{2,}", "/", path)

@@ -31,8 +31,8 @@ def convert(post, body, context):
     def link(match):
         found = context.item_link(match["target"])
         if found is None:
-            post.warn(f"{{% {match['tag']} {match['target']} %}}: no converted post is that one; kept as written",
-                      _at(body, match[0]))  # fmt: skip
+            written = f"{{% {match['tag']} {match['target']} %}}"
+            post.warn(f"{written}: no converted post is that one; kept as written", _at(body, match[0]))
             return keep(match[0])
         return found
 

@@ -7,8 +7,6 @@ import posixpath
 import re
 from urllib.parse import quote, unquote, urlsplit
 
-from portfolio.content.loader import MEDIA_SEGMENT_RE
-
 from .markup import outside_code
 
 TITLE = r"""(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?"""

@@ -63,8 +63,10 @@ def new_site(site, hosts, notes):
     ]
     if hosts:
         lines += ["imageHosts:", *(f"  - {_quoted(host)}" for host in sorted(hosts))]
-    notes.append(f"site.yaml: written with the old site's title {title!r}" if site.title else
-                 "site.yaml: written; the old site's title could not be read: set title and author")  # fmt: skip
+    if site.title:
+        notes.append(f"site.yaml: written with the old site's title {title!r}")
+    else:
+        notes.append("site.yaml: written; the old site's title could not be read: set title and author")
     return "\n".join(lines) + "\n"
 
 

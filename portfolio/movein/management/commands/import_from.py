@@ -21,8 +21,10 @@ class Command(BaseCommand):
             "generator", choices=sorted(GENERATORS), help="The generator SOURCE is a site of."
         )
         parser.add_argument("source", type=Path, help="The old site's folder (its repository).")
-        parser.add_argument("--into", type=Path, required=True, dest="dest", metavar="DEST",
-                            help="The content folder: created when missing, added to when it exists.")  # fmt: skip
+        parser.add_argument(
+            "--into", type=Path, required=True, dest="dest", metavar="DEST",
+            help="The content folder: created when missing, added to when it exists.",
+        )  # fmt: skip
 
     def handle(self, *args, generator, source, dest, **options):
         if not source.is_dir():
@@ -41,9 +43,8 @@ class Command(BaseCommand):
         self.report(plan)
         if plan.failed:
             count = len(plan.failed)
-            raise CommandError(
-                f"{count} file{'s' if count > 1 else ''} could not be converted; nothing was written to {dest}"
-            )
+            files = "file" if count == 1 else "files"
+            raise CommandError(f"{count} {files} could not be converted; nothing was written to {dest}")
         written = write(dest, {**plan.files, **extra}, plan.copies)
         for note in notes:
             self.stdout.write(f"note: {note}")
@@ -66,7 +67,8 @@ class Command(BaseCommand):
         }
         warned = sum(bool(o.warnings) for o in plan.outcomes if o.status == "converted")
         return (
-            f"Moved in from {move.site.label}: {counts['converted']} posts converted ({warned} with warnings), "
-            f"{counts['skipped']} files skipped; {plan.addresses} old addresses kept, {len(plan.copies)} "
-            f"files copied to media/, {len(plan.hosts)} image hosts allowed; {written} files written to {dest}."
+            f"Moved in from {move.site.label}: {counts['converted']} posts converted "
+            f"({warned} with warnings), {counts['skipped']} files skipped; {plan.addresses} old addresses "
+            f"kept, {len(plan.copies)} files copied to media/, {len(plan.hosts)} image hosts allowed; "
+            f"{written} files written to {dest}."
         )
