@@ -53,8 +53,8 @@ class Command(BaseCommand):
     def report(self, plan):
         width = max((len(o.status) for o in plan.outcomes), default=0)
         for outcome in plan.outcomes:
-            arrow = "->" if outcome.status == "converted" else ":"
-            line = f"{outcome.status:<{width}}  {outcome.rel} {arrow} {outcome.detail}"
+            arrow = " ->" if outcome.status == "converted" else ":"
+            line = f"{outcome.status:<{width}}  {outcome.rel}{arrow} {outcome.detail}"
             (self.stderr if outcome.status == "failed" else self.stdout).write(line)
             for where, message in outcome.warnings:
                 self.stdout.write(f"{'':<{width}}  warning: {f'line {where}: ' if where else ''}{message}")
