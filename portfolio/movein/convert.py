@@ -62,7 +62,8 @@ class Plan:
 class Context:
     """What a body may point at: the moved posts, by their source files and old addresses."""
 
-    def __init__(self):
+    def __init__(self, old_host=None):
+        self.old_host = old_host  # the old site's host name: its absolute links are its addresses
         self.by_name = {}  # {source name or path: {slug}}
         self.by_address = {}  # {old address, normalised: slug}
         self.primary = {}  # {source rel: the post's address on the old site}
@@ -113,7 +114,7 @@ class Move:
                 outcomes.append(Outcome(entry.rel, "failed", entry.reason))
             else:
                 posts.append(entry)
-        context = Context()
+        context = Context(urlsplit(self.site.url).hostname if self.site.url else None)
         slugs = self._slugs(posts)
         content_root = getattr(self.site, "content", None) or getattr(self.site, "blog", None)
         for post in posts:
@@ -248,7 +249,12 @@ class Move:
 
     def _title(self, post):
         title = _clean(_scalar(post.fields.get("title")), post, "title")
-        return title or post.name.replace("-", " ").replace("_", " ").strip().capitalize() or "Untitled"
+        # As Jekyll titles a post without one: its name's words, capitalised.
+        return (
+            title
+            or " ".join(word.capitalize() for word in re.split(r"[-_\s]+", post.name) if word)
+            or "Untitled"
+        )
 
     def _date(self, post):
         """The front matter's date (the first of the generator's keys), else the file name's,

@@ -6,6 +6,7 @@ import re
 
 from .markup import fenced
 
+COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}\n?", re.S)
 RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.S)
 HIGHLIGHT = re.compile(
     r"\{%-?\s*highlight\s+(?P<language>[\w#+.-]+)[^%]*?-?%\}\n?(?P<code>.*?)\{%-?\s*endhighlight\s*-?%\}",
@@ -26,6 +27,7 @@ def convert(post, body, context):
         return f"\x00{len(kept) - 1}\x00"
 
     text = RAW.sub(lambda m: keep(m[1]), body)
+    text = COMMENT.sub("", text)  # Liquid's comments were never shown
     text = HIGHLIGHT.sub(lambda m: keep(fenced(m["code"], m["language"])), text)
 
     def link(match):

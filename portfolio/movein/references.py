@@ -123,9 +123,13 @@ class Rewriter:
 
     def link(self, target):
         """The link's new address, or None to keep only its text."""
+        parts = urlsplit(target)
+        if parts.hostname and parts.hostname == self.context.old_host:  # the old site's own address
+            found = self.context.address_link(parts.path)
+            if found:
+                return found + (f"#{parts.fragment}" if parts.fragment else "")
         if not target or SCHEME.match(target) or target.startswith(("#", "//", "?")):
             return target
-        parts = urlsplit(target)
         fragment = f"#{parts.fragment}" if parts.fragment else ""
         path = unquote(parts.path)
         suffix = posixpath.splitext(path)[1].lower()

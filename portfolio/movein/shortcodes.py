@@ -66,6 +66,16 @@ def convert(post, body, context):
                 code = _restore(body_[position : closing.start()], escaped)
                 replacement = _block(out, fenced(code, positional[0] if positional else ""))
                 position = closing.end()
+        elif name.endswith(".inline"):  # a Go template defined in the page: nothing to show here
+            closing = re.compile(r"\{\{[<%]\s*/\s*" + re.escape(match["name"]) + r"\s*[>%]\}\}").search(
+                body_, position
+            )
+            if closing and not match["self"]:
+                position = closing.end()
+            post.warn(
+                f"inline shortcode {{{{< {match['name']} >}}}} (a template of the old theme's) left out", at
+            )
+            replacement = ""
         elif name == "figure":
             replacement = _figure(named, post, at)
         elif name in EMBEDS or name in POSTS or name == "gist":

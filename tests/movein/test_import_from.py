@@ -36,21 +36,25 @@ def test_hugo(tmp_path):
     assert "skipped    content/posts/_index.md: a section's list page, not a post" in report
     assert "content/posts/first-light.fr.md: a translation (fr)" in report
     assert "content/about.md: a page outside any section" in report
-    assert "content/posts/bundle-post/notes.md: a file of the page bundle content/posts/bundle-post/" in report
+    assert (
+        "content/posts/bundle-post/notes.md: a file of the page bundle content/posts/bundle-post/" in report
+    )
 
     first = article(files, "first-light")
     assert 'title: "First light"\n' in first
     assert "date: 2021-03-14\n" in first  # the date as written, not moved to UTC
     assert 'tags: ["astronomy", "Gear", "Workshop"]' in first  # tags, then categories
     assert "<!--more-->" not in first
-    assert '```python\ndef focus(steps):\n    return steps * 2\n```' in first
+    assert "```python\ndef focus(steps):\n    return steps * 2\n```" in first
     assert "[Video on YouTube](https://www.youtube.com/watch?v=dQw4w9WgXcQ)" in first
     assert "[the build log](bundle-post.md)" in first  # {{< ref >}} to the bundle's article
     assert "dropped: series" in report
 
     toml = article(files, "toml-post")
     assert 'description: "Grit sizes, times and the one mistake I keep making."' in toml
-    assert "![A chart of grit sizes](../media/toml-post/grit-chart.png)\n\n*Grits I use, coarse to fine*" in toml
+    assert (
+        "![A chart of grit sizes](../media/toml-post/grit-chart.png)\n\n*Grits I use, coarse to fine*" in toml
+    )
     assert "[Gist mirasol/6a2c1d9e0f](https://gist.github.com/mirasol/6a2c1d9e0f)" in toml
     assert "[Post by @mirasol on X](https://x.com/mirasol/status/1453110110599868418)" in toml
     assert "`{{< youtube ID >}}`" in toml  # an escaped shortcode is shown as written
@@ -61,7 +65,10 @@ def test_hugo(tmp_path):
     bundle = article(files, "bundle-post")
     assert "Table of contents" not in bundle
     assert "image: bundle-post/diagram.png" in bundle
-    assert files["media/bundle-post/diagram.png"] == (SITES / "hugo/content/posts/bundle-post/diagram.png").read_bytes()
+    assert (
+        files["media/bundle-post/diagram.png"]
+        == (SITES / "hugo/content/posts/bundle-post/diagram.png").read_bytes()
+    )
     assert "draft: true" in article(files, "draft-post")
     assert 'title: "Field Notes"' in files["site.yaml"].decode()
     assert 'imageHosts:\n  - "res.cloudinary.com"' in files["site.yaml"].decode()
@@ -77,6 +84,10 @@ def test_astro(tmp_path):
     assert "![The press, front view](../media/setting-up-the-press/press.png)" in press
     assert "![Banner](../media/setting-up-the-press/banner.png)" in press  # from public/
     assert "dropped: author, featured, modDatetime" in report
+    # Links to other posts, by their old address or the old site's absolute URL, go to the articles.
+    assert (
+        "[typography examples](tailwind-typography.md), then\n[the release notes](paper-trail-2.md)" in press
+    )
     assert "draft: true" in article(files, "the-old-slug")  # its `slug:` names the file
     assert 'url: "https://paper.example.dev"' in files["site.yaml"].decode()
     assert '  - "images.pexels.com"' in files["site.yaml"].decode()  # a raw <img>'s host
@@ -90,7 +101,9 @@ def test_jekyll(tmp_path):
     assert "![The bench](../media/welcome-to-jekyll/bench.png)" in welcome  # {{ site.baseurl }}
     assert "[the relay board](relay-board.md)" in welcome  # {% post_url %}
     assert "Templates look like {{ this }}." in welcome  # {% raw %}
-    assert 'warning: line 21: Liquid {% include note.html content="Mind the iron." %} kept as written' in report
+    assert (
+        'warning: line 21: Liquid {% include note.html content="Mind the iron." %} kept as written' in report
+    )
     relay = article(files, "relay-board")
     assert 'description: "Four relays, one microcontroller, no smoke."' in relay  # excerpt
     assert "![Wiring](../media/relay-board/wiring.png)" in relay  # relative_url filter
@@ -108,7 +121,7 @@ def test_the_moved_folder_imports(generator, tmp_path, settings):
     assert Article.objects.count() == len(list((tmp_path / "dest/articles").glob("*.md")))
     if generator == "astro":  # ```ts title="src/config.ts" is code, not a paragraph
         body = Article.objects.get(slug="setting-up-the-press").body_html
-        assert '<div class="highlight"><pre>' in body and 'title=' not in body
+        assert '<div class="highlight"><pre>' in body and "title=" not in body
 
 
 @pytest.mark.parametrize("generator", ["astro", "hugo", "jekyll"])
@@ -161,5 +174,7 @@ def test_an_existing_folder_is_added_to(tmp_path):
     assert article(files, "first-light").startswith('---\ntitle: "Another first light"')
     assert 'title: "First light"' in article(files, "first-light-2")
     site = files["site.yaml"].decode()
-    assert site.startswith(site_before.rstrip("\n")) and site.endswith('imageHosts:\n  - "res.cloudinary.com"\n')
+    assert site.startswith(site_before.rstrip("\n")) and site.endswith(
+        'imageHosts:\n  - "res.cloudinary.com"\n'
+    )
     assert "stack.yaml" not in report  # it has one
