@@ -1,12 +1,13 @@
 """Human pages and the machine surfaces around the API, at the spec's exact paths (no trailing
 slash). Every GET route is a distill_path so that the static export (django-distill) freezes it:
-`distill_func` lists the parameters, `distill_file` names the file."""
+`distill_func` lists the parameters, `distill_file` names the file, `shows` what its pages show
+(portfolio/shows.py: a build renders a file again when that changed)."""
 
 from django.urls import register_converter
 from django.views.generic import TemplateView
-from django_distill import distill_path
 
 from portfolio.content.distill import project_slugs, published_article_slugs
+from portfolio.shows import CODE, LISTS, SITE, Shows, distill_path
 
 from . import assets, media, sitemaps, tags, twins, views
 from .feeds import SiteFeed, TagFeed
@@ -18,8 +19,14 @@ register_converter(tags.TagConverter, "tag")
 app_name = "pages"
 
 urlpatterns = [
-    distill_path("", views.home, name="home", distill_file="index.html"),
-    distill_path("projects", views.ProjectList.as_view(), name="projects", distill_file="projects.html"),
+    distill_path("", views.home, name="home", distill_file="index.html", shows=LISTS),
+    distill_path(
+        "projects",
+        views.ProjectList.as_view(),
+        name="projects",
+        distill_file="projects.html",
+        shows=Shows("projects-page", "1"),
+    ),
     # The list's later pages (page 1 is /projects). A project may be called "page": its page is
     # projects/page.html, these are in the folder projects/page/, and the two never meet.
     distill_path(
@@ -28,6 +35,7 @@ urlpatterns = [
         name="projects-page",
         distill_func=views.later_project_pages,
         distill_file="projects/page/{}.html",
+        shows=Shows("projects-page", "{}"),
     ),
     distill_path(
         "projects/<slug:slug>",
@@ -35,6 +43,7 @@ urlpatterns = [
         name="project",
         distill_func=project_slugs,
         distill_file="projects/{}.html",
+        shows=Shows("projects", "{}"),
     ),
     # Markdown twins (pages/twins.py). A <slug> holds no dot, so the pages never match `x.md`.
     distill_path(
@@ -43,6 +52,7 @@ urlpatterns = [
         name="project-md",
         distill_func=project_slugs,
         distill_file="projects/{}.md",
+        shows=Shows("projects", "{}"),
     ),
     distill_path(
         "articles/<slug:slug>.md",
@@ -50,14 +60,22 @@ urlpatterns = [
         name="article-md",
         distill_func=published_article_slugs,
         distill_file="articles/{}.md",
+        shows=Shows("articles", "{}"),
     ),
-    distill_path("articles", views.ArticleList.as_view(), name="articles", distill_file="articles.html"),
+    distill_path(
+        "articles",
+        views.ArticleList.as_view(),
+        name="articles",
+        distill_file="articles.html",
+        shows=Shows("articles-page", "1"),
+    ),
     distill_path(
         "articles/page/<int:page>",
         views.ArticleList.as_view(),
         name="articles-page",
         distill_func=views.later_article_pages,
         distill_file="articles/page/{}.html",
+        shows=Shows("articles-page", "{}"),
     ),
     distill_path(
         "articles/<slug:slug>",
@@ -65,16 +83,18 @@ urlpatterns = [
         name="article",
         distill_func=published_article_slugs,
         distill_file="articles/{}.html",
+        shows=Shows("articles", "{}"),
     ),
     # The tags (pages/tags.py): their index, each tag's pages (as the lists') and its feed. A tag's
     # slug may be in any script: the files are named with it, the addresses percent-encode it.
-    distill_path("tags", views.tag_index, name="tags", distill_file="tags.html"),
+    distill_path("tags", views.tag_index, name="tags", distill_file="tags.html", shows=Shows("tags")),
     distill_path(
         "tags/<tag:slug>",
         views.TagPage.as_view(),
         name="tag",
         distill_func=tags.tag_slugs,
         distill_file="tags/{}.html",
+        shows=Shows("tag-page", "{}:1"),
     ),
     distill_path(
         "tags/<tag:slug>/page/<int:page>",
@@ -82,6 +102,7 @@ urlpatterns = [
         name="tag-page",
         distill_func=views.later_tag_pages,
         distill_file="tags/{}/page/{}.html",
+        shows=Shows("tag-page", "{}:{}"),
     ),
     distill_path(
         "tags/<tag:slug>/feed.xml",
@@ -89,18 +110,34 @@ urlpatterns = [
         name="tag-feed",
         distill_func=tags.tag_slugs,
         distill_file="tags/{}/feed.xml",
+        shows=Shows("tag-feed", "{}"),
     ),
-    distill_path("stack", views.stack, name="stack", distill_file="stack.html"),
-    distill_path("developers", views.developers, name="developers", distill_file="developers.html"),
+    distill_path("stack", views.stack, name="stack", distill_file="stack.html", shows=Shows("stack")),
+    distill_path(
+        "developers", views.developers, name="developers", distill_file="developers.html", shows=LISTS
+    ),
     # Searched in the browser from the index the build writes (portfolio/export/search_index.py).
-    distill_path("search", views.search, name="search", distill_file="search.html"),
+    distill_path("search", views.search, name="search", distill_file="search.html", shows=SITE),
     # The 404 page as a file for the static host; handler404 (portfolio/urls.py) serves the same
     # template to anything the authoring server does not know.
     distill_path(
-        "404", views.not_found_page, name="not-found", distill_file="404.html", distill_status_codes=(404,)
+        "404",
+        views.not_found_page,
+        name="not-found",
+        distill_file="404.html",
+        distill_status_codes=(404,),
+        shows=SITE,
     ),
-    distill_path("llms.txt", views.LlmsTxtView.as_view(), name="llms-txt", distill_file="llms.txt"),
-    distill_path("llms-full.txt", twins.LlmsFull.as_view(), name="llms-full", distill_file="llms-full.txt"),
+    distill_path(
+        "llms.txt", views.LlmsTxtView.as_view(), name="llms-txt", distill_file="llms.txt", shows=LISTS
+    ),
+    distill_path(
+        "llms-full.txt",
+        twins.LlmsFull.as_view(),
+        name="llms-full",
+        distill_file="llms-full.txt",
+        shows=Shows("llms-full", "1"),
+    ),
     # The parts after the first of a large site's full text (pages/twins.py, llms_full_parts).
     distill_path(
         "llms-full-<int:part>.txt",
@@ -108,24 +145,35 @@ urlpatterns = [
         name="llms-full-part",
         distill_func=twins.later_parts,
         distill_file="llms-full-{}.txt",
+        shows=Shows("llms-full", "{}"),
     ),
     distill_path(
         "robots.txt",
         TemplateView.as_view(template_name="pages/robots.txt", content_type=text_plain),
         name="robots-txt",
         distill_file="robots.txt",
+        shows=SITE,
     ),
     # At the root, where browsers and crawlers ask for them without reading a page.
-    distill_path("favicon.ico", assets.favicon, name="favicon", distill_file="favicon.ico"),
-    distill_path("site.webmanifest", views.web_manifest, name="manifest", distill_file="site.webmanifest"),
-    distill_path("feed.xml", SiteFeed(), name="feed", distill_file="feed.xml"),
-    distill_path("sitemap-index.xml", sitemaps.index, name="sitemap-index", distill_file="sitemap-index.xml"),
+    distill_path("favicon.ico", assets.favicon, name="favicon", distill_file="favicon.ico", shows=SITE),
+    distill_path(
+        "site.webmanifest", views.web_manifest, name="manifest", distill_file="site.webmanifest", shows=SITE
+    ),
+    distill_path("feed.xml", SiteFeed(), name="feed", distill_file="feed.xml", shows=Shows("feed")),
+    distill_path(
+        "sitemap-index.xml",
+        sitemaps.index,
+        name="sitemap-index",
+        distill_file="sitemap-index.xml",
+        shows=LISTS,
+    ),
     distill_path(
         "sitemap-<slug:section>.xml",
         sitemaps.section,
         name="sitemap",
         distill_func=sitemaps.section_names,
         distill_file="sitemap-{}.xml",
+        shows=Shows("sitemap", "{}"),
     ),
     distill_path(
         "media/<path:path>",
@@ -133,6 +181,7 @@ urlpatterns = [
         name="media",
         distill_func=media.published_media,
         distill_file="media/{}",
+        shows=Shows("media", "{}"),
     ),
     distill_path(
         "static/<path:path>",
@@ -140,5 +189,6 @@ urlpatterns = [
         name="static",
         distill_func=assets.project_static_files,
         distill_file="static/{}",
+        shows=CODE,
     ),
 ]

@@ -60,3 +60,12 @@ def test_github_pages_gets_the_hidden_files():
     unless told otherwise."""
     (upload,) = [step for step in steps(WORKFLOWS[1]) if "upload-pages-artifact" in step.get("uses", "")]
     assert upload["with"] == {"path": "dist", "include-hidden-files": True}
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda path: path.name)
+def test_workflow_runs_daily_for_scheduled_articles(workflow):
+    """A scheduled article is published by the first build on or after its date: each workflow
+    builds every day, on GitHub's `schedule`, besides its other triggers. (PyYAML reads `on` as
+    True.)"""
+    triggers = yaml.safe_load(workflow.read_text())[True]
+    assert triggers["schedule"] == [{"cron": "23 0 * * *"}] and "workflow_dispatch" in triggers

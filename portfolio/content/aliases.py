@@ -53,7 +53,7 @@ def moves():
 
 def moved_to(path):
     """The address `path` moved to, if it is an old address of a published item; else None."""
-    match = ITEM_PATH.match(path)
+    match = ITEM_PATH.fullmatch(path)
     if match is None:
         return None
     collection, old = match["collection"], match["slug"]

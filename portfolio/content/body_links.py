@@ -50,17 +50,17 @@ def resolve(rel, url):
     raw_path = re.match(r"[^?#]*", url)[0]
     path, rest = unquote(raw_path), url[len(raw_path) :]
     if path.startswith("/"):
-        found = ITEM_ADDRESS.match(path)
+        found = ITEM_ADDRESS.fullmatch(path)
         if path.startswith("/media/"):
             return "media/" + posixpath.normpath(path[len("/media/") :]), url
-        if found and SLUG_RE.match(found[2]):
+        if found and SLUG_RE.fullmatch(found[2]):
             return f"{found[1]}/{found[2]}", url
         return None  # another page of the site (/stack, /feed.xml)
     joined = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
-    found = ITEM_FILE.match(joined)
+    found = ITEM_FILE.fullmatch(joined)
     if joined.startswith("media/"):
         return joined, "/" + joined + rest
-    if found and SLUG_RE.match(found[2]):
+    if found and SLUG_RE.fullmatch(found[2]):
         return f"{found[1]}/{found[2]}", reverse_slug(ROUTES[found[1]], found[2]) + rest
     raise Invalid(
         "expected a media file (../media/...), an item's file (../articles/<slug>.md), "

@@ -40,6 +40,14 @@ YAML_NUMBER_CHARS_MAX = 100
 # A tag's slug names its page's file (tags/<slug>.html, tags/<slug>/...): at most this many bytes
 # of UTF-8, well inside the 255 a file name may have.
 TAG_SLUG_MAX_BYTES = 200
+# Tag slugs whose file the static hosts give another page's place: tags/index.html is what
+# Cloudflare, Netlify and nginx answer at /tags/ (and /tags/index redirects there), and Cloudflare
+# answers a missing address under /tags/ with the nearest 404.html. Every other slug is a plain
+# page: a slug has no '.' (no `.html` name) and no '/' (no `page/<n>` path of another page).
+RESERVED_TAG_SLUGS = {
+    "index": "the hosts serve tags/index.html at /tags/ and redirect /tags/index there",
+    "404": "Cloudflare answers a missing address under /tags/ with tags/404.html",
+}
 
 # One segment of a path under media/ (the format's "Media" section).
 MEDIA_SEGMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -239,7 +247,7 @@ def boolean(value):
 
 
 def date(value):
-    if isinstance(value, str) and DATE_RE.match(value):
+    if isinstance(value, str) and DATE_RE.fullmatch(value):
         try:
             return datetime.date.fromisoformat(value)
         except ValueError:
@@ -248,7 +256,7 @@ def date(value):
 
 
 def http_uri(value):
-    if not isinstance(value, str) or not URI_RE.match(value) or not URI_CHARS_RE.match(value):
+    if not isinstance(value, str) or not URI_RE.match(value) or not URI_CHARS_RE.fullmatch(value):
         raise Invalid(f"expected an absolute http(s) URI; got {describe(value)}")
     return value
 
@@ -262,7 +270,7 @@ def site_url(value):
 
 def media_path(value):
     """A path under media/ (`alpha/cover.png`); that the file exists is checked with the media."""
-    if not isinstance(value, str) or not all(MEDIA_SEGMENT_RE.match(part) for part in value.split("/")):
+    if not isinstance(value, str) or not all(MEDIA_SEGMENT_RE.fullmatch(part) for part in value.split("/")):
         raise Invalid(
             "expected a path under media/ such as alpha/cover.png (segments of letters, digits, "
             f"'.', '_' or '-', starting with a letter or digit); got {describe(value)}"
@@ -306,7 +314,7 @@ def slug_list(value):
             raise Invalid(
                 f"item {index}: expected a slug of at most {SLUG_MAX} characters; got {len(item):,}"
             )
-        if not isinstance(item, str) or not SLUG_RE.match(item):
+        if not isinstance(item, str) or not SLUG_RE.fullmatch(item):
             raise Invalid(f"item {index}: expected a slug ({SLUG_RULE}); got {describe(item)}")
         if item in value[:index]:
             raise Invalid(f"item {index}: {item!r} is listed twice")
@@ -331,6 +339,11 @@ def tag_list(value):
             raise Invalid(
                 f"item {index}: {describe(tag)} has no letter or digit to make its address "
                 "(/tags/<slug>) from"
+            )
+        if slug in RESERVED_TAG_SLUGS:
+            raise Invalid(
+                f"item {index}: {describe(tag)} would have the address /tags/{slug}, which is not a "
+                f"tag's to take ({RESERVED_TAG_SLUGS[slug]}); spell the tag otherwise"
             )
         if len(slug.encode()) > TAG_SLUG_MAX_BYTES:
             raise Invalid(

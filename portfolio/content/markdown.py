@@ -42,6 +42,10 @@ EXTENSIONS = [
     "footnotes",
     # Links and images to media and other items, resolved and recorded (body_links.py).
     "portfolio.content.body_links:ReferenceExtension",
+    # `$...$` and `$$...$$` as MathML, made at import (math.py).
+    "portfolio.content.math:MathExtension",
+    # `tabindex="0"` on every <pre>: a block that scrolls sideways is reachable by keyboard.
+    "portfolio.content.code_blocks:FocusableCodeExtension",
 ]
 EXTENSION_CONFIGS = {
     "codehilite": {"css_class": "highlight", "guess_lang": False},

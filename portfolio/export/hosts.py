@@ -158,7 +158,7 @@ def headers_for(path, rules=None):
     matches them (all rules apply; a splat `*` matches anything, a placeholder one segment)."""
     found = {}
     for pattern, headers in rules or header_rules():
-        if _compile(pattern).match(path):
+        if _compile(pattern).fullmatch(path):
             for header in headers:
                 name, value = header.split(": ", 1)
                 found.setdefault(name.lower(), []).append(value)
@@ -178,7 +178,7 @@ _RULES = [(_compile(source), destination) for source, destination in REWRITES]
 def rewrite(path):
     """The path a host serves for `path` after the rewrite rules (the first match wins)."""
     for regex, destination in _RULES:
-        match = regex.match(path)
+        match = regex.fullmatch(path)
         if match:
             return re.sub(r":([A-Za-z]\w*)", lambda m, found=match: found.group(m.group(1)), destination)
     return path

@@ -1,30 +1,24 @@
 """Step 1 of a build: every URL to freeze, the file it becomes, and what it depends on.
 
 django-distill is the one registry of URLs (`distill_path` in each app's urls.py: the route, its
-parameters and its file name); this module asks it for them. It adds a dependency key to each: a
-detail page, markdown twin or JSON file depends on its own item, static assets on the code, a
-media file on its bytes (a variant's name holds its source's hash), each part of llms-full.txt on
-its items, bodies included, each page of /projects, /articles and of a tag on its own items and
-the number of pages, a feed on its newest items, bodies included, the pages in SHOWS on the part
-of the site they show, everything else (home, llms.txt, the API index...) on what the lists show
-of the whole published set. A file
-whose key is the previous build's, and which is still as that build left it, is carried over
-instead of rendered again: the plan says which.
+parameters and its file name); this module asks the URL configuration for them. What each file
+depends on is what its route declares its pages show (`shows`, portfolio/shows.py, beside the
+route): this module hashes each part of the site a page may show (Keys), and a file whose key is
+the previous build's, and which is still as that build left it, is carried over instead of
+rendered again: the plan says which. A route that declares nothing fails the build.
 """
 
 import hashlib
-import re
 from collections import Counter
 from inspect import getfullargspec
 from itertools import groupby
 from typing import NamedTuple
-from urllib.parse import unquote
 
 from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 from django_distill.request import generate_filename, get_uri_values
-from django_distill.urls import get_distilled_urls
+from django_distill.utils import iter_url_patterns
 
 from contact.hosting import redirect_rules
 from pages.feeds import SiteFeed
@@ -32,56 +26,57 @@ from pages.twins import llms_full_parts
 from portfolio.content import aliases, importer
 from portfolio.content.models import Article, MediaFile, Project, Site, Stack, Tagging
 from portfolio.reversing import slug_reverser
+from portfolio.shows import Shows
 
 from . import hosts, manifest
 from .state import BuildFailed
-
-# A detail URL (page, markdown twin or JSON) of one item: it shows that item and the site identity only.
-ITEM_URL = re.compile(r"^/(?:api/v1/)?(?P<kind>projects|articles)/(?P<slug>[^/.]+)(?:\.json|\.md)?$")
-# The parts of the full text (pages.twins.llms_full_parts): each holds its items' bodies.
-LLMS_FULL = re.compile(r"^/llms-full(?:-(?P<part>\d+))?\.txt$")
-# The pages of the human lists (pages.views.ListPage): each holds its own items.
-LIST_PAGE = re.compile(r"^/(?P<kind>projects|articles)(?:/page/(?P<page>\d+))?$")
-# A tag's pages and feed (pages.tags): each holds its own items; the slug is percent-encoded.
-TAG_URL = re.compile(r"^/tags/(?P<slug>[^/]+)(?:/page/(?P<page>\d+)|/(?P<feed>feed)\.xml)?$")
-# Global files that show less than every list, by what they show besides the site's identity
-# (site.yaml, which every page's header and footer show): an edit elsewhere leaves them be. A
-# file here that shows more would go stale; tests/export/test_build.py builds every kind of edit
-# both ways and compares.
-SHOWS = {
-    "/api/v1/projects.json": "projects",
-    "/sitemap-projects.xml": "project-dates",  # each project's address and date
-    "/api/v1/articles.json": "articles",
-    "/sitemap-articles.xml": "article-dates",
-    "/stack": "stack",
-    "/api/v1/stack.json": "stack",
-    "/feed.xml": "feed",  # the newest items, bodies included
-    "/tags": "tags",  # each tag's name and counts
-    "/sitemap-tags.xml": "tag-dates",  # each tag's pages and newest date
-    **dict.fromkeys(["/404", "/api/v1/404", "/robots.txt", "/favicon.ico", "/site.webmanifest",
-                     "/openapi.json", "/.well-known/api-catalog", "/contact", "/contact/thanks",
-                     "/search"], "site"),
-}  # fmt: skip
 
 
 class Target(NamedTuple):  # a tuple: 30,000 of them are made in a few milliseconds
     uri: str  # "/projects/tidewater"
     path: str  # "projects/tidewater.html", relative to the output folder
     status_codes: tuple
-    # "global", "bodies", one of SHOWS' values, "static", "media:<path>", "projects:<slug>",
-    # "articles:<slug>", "llms-full:<n>", "projects-page:<n>", "articles-page:<n>",
-    # "tag-page:<slug>:<n>" or "tag-feed:<slug>"
-    depends: str
+    depends: str  # what it shows, its route's Shows.key(params): "lists", "projects:tidewater"
     route: str = ""  # the URL's name, "pages:project"
     params: tuple = ()  # its parameters, ("tidewater",)
 
 
+def distilled():
+    """[(the route's name, its pattern)] of every route django-distill freezes, in the URL
+    configuration now in use (django-distill's own registry is the one it found at start-up)."""
+    return [
+        (f"{namespace}:{pattern.name}" if namespace else pattern.name, pattern)
+        for pattern, namespace, _ in iter_url_patterns()
+        if getattr(pattern, "is_distilled", False)
+    ]
+
+
+def declarations(routes):
+    """{route name: its Shows}; BuildFailed naming each route that declares no part of the site."""
+    shows, problems = {}, []
+    for name, pattern in routes:
+        declared = getattr(pattern, "shows", None)
+        if not isinstance(declared, Shows):
+            problems.append(
+                f"route {name} ({pattern.pattern}): declares no `shows`, what its pages show "
+                "(make it with portfolio.shows.distill_path)"
+            )
+        elif problem := declared.problem():
+            problems.append(f"route {name} ({pattern.pattern}): {problem}")
+        shows[name] = declared
+    if problems:
+        raise BuildFailed(problems)
+    return shows
+
+
 def targets():
-    """Every URL to freeze, from django-distill's registry (its routes, parameters and file names)."""
+    """Every URL to freeze, from django-distill's routes (their parameters and file names), each
+    with what its route declares it shows."""
+    routes = distilled()
+    shows = declarations(routes)
     found = []
     shared = {}  # {distill_func: its parameters}: an item's page, JSON and twin share one
-    for pattern in get_distilled_urls():
-        name = f"{pattern.distill_namespace}:{pattern.name}" if pattern.distill_namespace else pattern.name
+    for name, pattern in routes:
         func = pattern.distill_func
         # A function given the view's name may answer each route differently.
         memo = (func, name) if "view_name" in getfullargspec(func).args else func
@@ -93,43 +88,19 @@ def targets():
         reverse_one = slug_reverser(name)
         status_codes = tuple(pattern.distill_status_codes)
         for params in shared[memo]:
-            uri, path, depends = target_row(pattern, reverse_one, name, params)
-            found.append(Target(uri, path, status_codes, depends, name, params))
+            uri = reverse_one(params[0]) if len(params) == 1 else reverse(name, args=params)
+            path = generate_filename(pattern.distill_file, uri, params) or uri.lstrip("/")
+            found.append(Target(uri, path, status_codes, shows[name].key(params), name, params))
     return found
 
 
-def target_row(pattern, reverse_one, name, params):
-    """(URL, file, dependency) of one of a route's parameters."""
-    uri = reverse_one(params[0]) if len(params) == 1 else reverse(name, args=params)
-    path = generate_filename(pattern.distill_file, uri, params) or uri.lstrip("/")
-    match = ITEM_URL.match(uri)
-    if match:
-        depends = f"{match['kind']}:{match['slug']}"
-    elif uri.startswith(settings.STATIC_URL):
-        depends = "static"
-    elif uri.startswith("/media/"):
-        depends = "media:" + path.removeprefix("media/")
-    elif LIST_PAGE.match(uri):
-        depends = f"{LIST_PAGE.match(uri)['kind']}-page:{LIST_PAGE.match(uri)['page'] or 1}"
-    elif LLMS_FULL.match(uri):
-        depends = f"llms-full:{LLMS_FULL.match(uri)['part'] or 1}"
-    elif TAG_URL.match(uri):
-        tag = TAG_URL.match(uri)
-        slug = unquote(tag["slug"])
-        depends = f"tag-feed:{slug}" if tag["feed"] else f"tag-page:{slug}:{tag['page'] or 1}"
-    else:
-        depends = SHOWS.get(uri, "global")
-    return uri, path, depends
-
-
-GLOBAL = {"global", *SHOWS.values()}
+# The parts a file of one item (or of the code) shows: the rest show more than one item.
+DETAIL = ("projects:", "articles:", "media:")
 
 
 def is_global(target):
     """Does `target` show more than one item (a list, an index, the site's identity)?"""
-    return target.depends in GLOBAL or target.depends.startswith(
-        ("llms-full:", "projects-page:", "articles-page:", "tag-page:", "tag-feed:")
-    )
+    return target.depends != "code" and not target.depends.startswith(DETAIL)
 
 
 def hash_of(*parts):
@@ -227,20 +198,25 @@ class Keys:
             for row, text in zip(articles, texts["articles"], strict=True)
         )
         tags = self.tag_keys(items)
+        # The parts shown whole (portfolio/shows.py's WHOLE) and the sitemap's sections.
         self.shows = {
             "site": self.site,
+            "lists": self.all,
+            "bodies": hash_of(self.all, "bodies", list(hashes.items())),
+            "code": self.code,
             "feed": feed,
             **tags,
             "projects": hash_of(self.site, "projects", listed_projects),
             "articles": hash_of(self.site, "articles", listed_articles),
             "stack": hash_of(self.site, "stack", stack),
-            "project-dates": hash_of(self.site, [(row[p_slug], row[p_date]) for row in projects]),
-            "article-dates": hash_of(self.site, [(row[a_slug], row[a_date]) for row in articles]),
+            "sitemap:pages": self.all,  # every page of the lists, dated by the newest items
+            "sitemap:projects": hash_of(self.site, [(row[p_slug], row[p_date]) for row in projects]),
+            "sitemap:articles": hash_of(self.site, [(row[a_slug], row[a_date]) for row in articles]),
         }
 
     def tag_keys(self, items):
         """The keys of each tag's pages and feed (into memo), and of /tags and the tags' sitemap
-        (returned). `items`: {(kind, slug): (list fields as text, content hash, date)} of every
+        section (returned). `items`: {(kind, slug): (list fields as text, content hash, date)} of every
         published item: a tag's page shows what the lists show of its items, its feed their
         bodies too."""
         size, newest = settings.LIST_PAGE_SIZE, SiteFeed.max_entries
@@ -267,7 +243,7 @@ class Keys:
             dates.append((slug, count, items[keys[0]][2]))
         return {
             "tags": hash_of(self.site, "tags", index),
-            "tag-dates": hash_of(self.site, "tag-dates", dates),
+            "sitemap:tags": hash_of(self.site, "tag-dates", dates),
         }
 
     def __call__(self, target):
@@ -278,16 +254,14 @@ class Keys:
         return key
 
     def key_of(self, target):
-        if target.depends == "global":
-            return self.all
         if target.depends in self.shows:
             return self.shows[target.depends]
-        if target.depends == "static":
-            return self.code
-        kind, path = target.depends.split(":", 1)
-        if kind == "media":  # not the code: a code change need not copy every image again
-            return hash_of(kind, path, self.media.get(path, ""))
-        raise LookupError(f"{target.uri}: no published item {target.depends}")
+        part, piece = target.depends.split(":", 1)
+        if part == "media":  # not the code: a code change need not copy every image again
+            return hash_of(part, piece, self.media.get(piece, ""))
+        if part in ("projects", "articles"):
+            raise LookupError(f"{target.uri}: no published item {target.depends}")
+        raise LookupError(f"{target.uri} (route {target.route}): no {part} {piece!r} to show")
 
 
 def plan(build):

@@ -252,8 +252,9 @@ def test_a_new_draft_is_looked_for_in_every_file_that_changes(site, content_dir,
 
 
 def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir, tmp_path):
-    """plan.SHOWS: the sitemaps show addresses and dates, the project pages projects, the
-    404 page and openapi.json only the site's identity: an article's new title leaves them."""
+    """What the routes declare they show (portfolio/shows.py): the sitemaps show addresses and
+    dates, the project pages projects, the 404 page and openapi.json only the site's identity: an
+    article's new title leaves them."""
 
     def keys():  # of the pages and documents (the search index's bundles: test_search_index.py)
         files = manifest.read(tmp_path / "site")["files"]
