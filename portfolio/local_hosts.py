@@ -50,8 +50,9 @@ class AllowedHostsOnly:
 
     def __call__(self, environ, start_response):
         try:
-            # A copy: WSGIRequest writes the decoded path into the environ it is given, and the
-            # servers' own handlers (static files) then fail to encode a non-ASCII one.
+            # A copy: WSGIRequest writes the decoded path into the environ it is given; the request
+            # Django then makes would decode it again (`/tags/ünï` would become /tags/%FCn%EF), and
+            # the servers' own handlers (static files) fail to encode a non-ASCII one.
             WSGIRequest(environ.copy()).get_host()
         except DisallowedHost as error:
             logger.warning("%s", error)

@@ -151,8 +151,9 @@ def listing(folder, collection, only):
 # and renders every file again, unchanged ones included.
 # "tags 1": the tags' rules (loader.tag_list) and their index (models.Tagging), which rows made
 # before them lack. "whole values 1": the rules' patterns match whole values (rows made before
-# may hold a slug or an alias ending in a line break, which no address can be made of).
-IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1, whole values 1"
+# may hold a slug or an alias ending in a line break, which no address can be made of). "image
+# hosts 1": the hosts of the bodies' remote images, recorded as references (references.py).
+IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1, whole values 1, image hosts 1"
 
 
 def digest(raw):
@@ -492,6 +493,7 @@ def write_singleton(found):
                 "url": fields["url"],
                 "image": fields["image"],
                 "links": fields["links"],
+                "image_hosts": fields["imageHosts"],
                 **imported_state(found),
             },
         )

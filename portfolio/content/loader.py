@@ -7,6 +7,7 @@ decides what to do with them; nothing here touches the database.
 import datetime
 import re
 from dataclasses import dataclass
+from urllib.parse import unquote_to_bytes
 
 import yaml
 from django.utils.text import slugify
@@ -305,17 +306,98 @@ def slug_of(rel):
     return rel.split("/", 1)[1].removesuffix(".md")
 
 
-def slug_list(value):
-    """A list of slugs (`aliases`), each as a file name's slug, none twice."""
+# An absolute path among `aliases`: an address the item had on a site before this one. What
+# `_redirects` and nginx's include can hold as written: RFC 3986 path characters less `:` and `*`
+# (the hosts' placeholders and splats), non-ASCII percent-encoded (`%C3%A9`).
+ALIAS_PATH_RE = re.compile(r"/(?:[A-Za-z0-9\-._~!$&'()+,;=@/]|%[89A-Fa-f][0-9A-Fa-f])*")
+ALIAS_PATH_MAX = 500
+ALIAS_PATH_RULE = (
+    "an absolute path such as /posts/old-title/: letters, digits, -._~!$&'()+,;=@ and '/', "
+    "non-ASCII percent-encoded (%C3%A9), no query, fragment, ':' or '*'"
+)
+
+
+def alias_path_problem(path):
+    """What is wrong with `path` as an absolute-path alias, or None."""
+    if len(path) > ALIAS_PATH_MAX:
+        return f"expected a path of at most {ALIAS_PATH_MAX} characters; got {len(path):,}"
+    if not ALIAS_PATH_RE.fullmatch(path):
+        return f"expected {ALIAS_PATH_RULE}; got {describe(path)}"
+    segments = path[1:].split("/")
+    if "//" in path or any(segment in (".", "..") for segment in segments):
+        return f"expected a path without '//' and without '.' or '..' segments; got {describe(path)}"
+    if any(segment.endswith(".html") for segment in segments[:-1]) or path.endswith(".html/"):
+        return f"expected '.html' only at the end of the path; got {describe(path)}"
+    try:
+        unquote_to_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        return f"expected percent-encoded UTF-8; got {describe(path)}"
+    return None
+
+
+def alias_list(value):
+    """`aliases`: earlier slugs (`old-name`) and earlier absolute paths (`/posts/old-title/`),
+    none twice (a path's spellings with and without its trailing slash or `.html` are one)."""
     if not isinstance(value, list):
-        raise Invalid(f"expected a list of slugs such as [old-name]; got {describe(value)}")
+        raise Invalid(f"expected a list of slugs or absolute paths such as [old-name, /posts/old-name/]; "
+                      f"got {describe(value)}")  # fmt: skip
+    seen = {}
     for index, item in enumerate(value):
-        if isinstance(item, str) and len(item) > SLUG_MAX:
+        if isinstance(item, str) and item.startswith("/"):
+            problem = alias_path_problem(item)
+            if problem:
+                raise Invalid(f"item {index}: {problem}")
+            key = alias_path_key(item)
+        else:
+            if isinstance(item, str) and len(item) > SLUG_MAX:
+                raise Invalid(
+                    f"item {index}: expected a slug of at most {SLUG_MAX} characters; got {len(item):,}"
+                )
+            if not isinstance(item, str) or not SLUG_RE.fullmatch(item):
+                raise Invalid(
+                    f"item {index}: expected a slug ({SLUG_RULE}) or an absolute path (/posts/old-name/); "
+                    f"got {describe(item)}"
+                )
+            key = item
+        if key in seen:
+            first = value[seen[key]]
+            same = "listed twice" if first == item else f"the same address as item {seen[key]}, {first!r}"
+            raise Invalid(f"item {index}: {item!r} is {same}")
+        seen[key] = index
+    return value
+
+
+def alias_path_stored(path):
+    """An absolute-path alias as stored and written into the hosts' rules: its
+    percent-encoding's hex digits in capitals, as browsers send them."""
+    return re.sub(r"%[0-9a-f]{2}", lambda m: m[0].upper(), path)
+
+
+def alias_path_key(path):
+    """The address an absolute-path alias stands for, whichever spelling is written: without
+    its trailing slash or `.html` (`/posts/a/`, `/posts/a` and `/posts/a.html` are one), as
+    stored (alias_path_stored)."""
+    path = alias_path_stored(path)
+    if path != "/":
+        path = path.removesuffix("/")
+    return path.removesuffix(".html")
+
+
+# A host name of site.yaml's `imageHosts` (`images.pexels.com`): labels of lowercase letters,
+# digits and inner hyphens, joined by dots, as the Content-Security-Policy's `img-src` names it.
+IMAGE_HOST_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*")
+
+
+def host_list(value):
+    """site.yaml's `imageHosts`: host names whose images bodies may show, none twice."""
+    if not isinstance(value, list):
+        raise Invalid(f"expected a list of host names such as [images.pexels.com]; got {describe(value)}")
+    for index, item in enumerate(value):
+        if not isinstance(item, str) or len(item) > 253 or not IMAGE_HOST_RE.fullmatch(item):
             raise Invalid(
-                f"item {index}: expected a slug of at most {SLUG_MAX} characters; got {len(item):,}"
+                f"item {index}: expected a host name such as images.pexels.com (lowercase letters, digits, "
+                f"'-' and '.'; no scheme, port or path); got {describe(item)}"
             )
-        if not isinstance(item, str) or not SLUG_RE.fullmatch(item):
-            raise Invalid(f"item {index}: expected a slug ({SLUG_RULE}); got {describe(item)}")
         if item in value[:index]:
             raise Invalid(f"item {index}: {item!r} is listed twice")
     return value
@@ -395,7 +477,7 @@ PROJECT = {
     "caseStudy": Field(string_map, required=False, default=[]),
     "image": Field(media_path, required=False, default=""),
     "imageAlt": Field(text, required=False, default=""),
-    "aliases": Field(slug_list, required=False, default=[]),
+    "aliases": Field(alias_list, required=False, default=[]),
 }
 
 ARTICLE = {
@@ -406,7 +488,7 @@ ARTICLE = {
     "draft": Field(boolean, required=False, default=False),
     "image": Field(media_path, required=False, default=""),
     "imageAlt": Field(text, required=False, default=""),
-    "aliases": Field(slug_list, required=False, default=[]),
+    "aliases": Field(alias_list, required=False, default=[]),
 }
 
 STACK_MODEL = {
@@ -442,6 +524,7 @@ SITE = {
     "url": Field(site_url, max_length=LINE_MAX),
     "image": Field(media_path, required=False, default=""),
     "links": Field(records(SITE_LINK), required=False, default=[]),
+    "imageHosts": Field(host_list, required=False, default=[]),
 }
 
 
