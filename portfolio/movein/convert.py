@@ -12,12 +12,12 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import markdown
 from django.utils.text import slugify
 
-from portfolio.content import loader
+from portfolio.content import aliases, loader
 
 from . import frontmatter
 from .astro import Astro
@@ -32,7 +32,6 @@ DESCRIPTION_MAX = 300
 MORE = re.compile(r"^[ \t]*<!--\s*more\s*-->[ \t]*\n?", re.M | re.I)
 # AstroPaper's `## Table of contents`, which its theme fills in; empty here (the site makes its own).
 EMPTY_CONTENTS = re.compile(r"^#{1,6}[ \t]+table of contents[ \t#]*\n(?:[ \t]*\n)*(?=#|\Z)", re.M | re.I)
-URI_SAFE = "/%:@!$&'()*+,;=~-._"
 
 
 @dataclass
@@ -197,14 +196,14 @@ class Move:
                 if address is None:
                     post.warn(f"old address {written!r} is not a path; left out")
                     continue
-                owner = owners.setdefault(_normal(address), post)
+                owner = owners.setdefault(loader.alias_path_key(address), post)
                 if owner is not post:
                     post.warn(f"old address {address!r} is also {owner.rel}'s: it goes to that one")
                     continue
                 context.by_address[_normal(address)] = slug
                 alias = _alias(address, slug)
-                if alias is None or alias in moves[post.rel]:
-                    continue
+                if alias is None or _key(alias) in map(_key, moves[post.rel]):
+                    continue  # the article's own page, or another spelling of an address it has
                 problem = alias_problem(alias)
                 if problem:
                     post.warn(f"old address {address!r}: {problem}; left out")
@@ -330,7 +329,12 @@ def alias_problem(alias):
         loader.ARTICLE["aliases"].rule([alias])
     except loader.Invalid as exc:
         return str(exc).removeprefix("item 0: ")
-    return None
+    own = aliases.shadowed(alias) if alias.startswith("/") else None
+    return f"is this site's own address {own}" if own else None
+
+
+def _key(alias):
+    return loader.alias_path_key(alias) if alias.startswith("/") else alias
 
 
 def _alias(address, slug):
@@ -345,14 +349,14 @@ def _alias(address, slug):
 
 
 def _address(written):
-    """An old address as a path: the URL's path, percent-encoded where it must be; None for
-    what is not one."""
+    """An old address as a path, non-ASCII percent-encoded (as the content format writes one);
+    None for what is not a path."""
     if not isinstance(written, str) or not written.strip():
         return None
     path = urlsplit(written.strip()).path
     if not path.startswith("/") or path == "/":
         return None
-    return quote(path, safe=URI_SAFE)
+    return quote(unquote(path), safe=aliases.PATH_SAFE)
 
 
 def _normal(address):

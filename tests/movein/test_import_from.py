@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from django.core.management import CommandError, call_command
 
 from portfolio.content.importer import import_content
@@ -49,6 +50,12 @@ def test_hugo(tmp_path):
     assert "[Video on YouTube](https://www.youtube.com/watch?v=dQw4w9WgXcQ)" in first
     assert "[the build log](bundle-post.md)" in first  # {{< ref >}} to the bundle's article
     assert "dropped: series" in report
+    # The page's address, then its aliases (a relative one taken from the page's folder).
+    assert (
+        'aliases:\n  - "/posts/first-light/"\n  - "/old/first-light/"\n  - "/posts/first-light-old"\n'
+        in first
+    )
+    assert '  - "/2020/11/a-note-in-json/"' in article(files, "json-note")  # the config's permalinks
 
     toml = article(files, "toml-post")
     assert 'description: "Grit sizes, times and the one mistake I keep making."' in toml
@@ -89,6 +96,10 @@ def test_astro(tmp_path):
         "[typography examples](tailwind-typography.md), then\n[the release notes](paper-trail-2.md)" in press
     )
     assert "draft: true" in article(files, "the-old-slug")  # its `slug:` names the file
+    assert "aliases" not in article(files, "the-old-slug")  # a draft had no address
+    # /posts/<path under the blog folder>/, folders starting with `_` left out.
+    assert '  - "/posts/examples/tailwind-typography/"' in article(files, "tailwind-typography")
+    assert '  - "/posts/paper-trail-2/"' in article(files, "paper-trail-2")
     assert 'url: "https://paper.example.dev"' in files["site.yaml"].decode()
     assert '  - "images.pexels.com"' in files["site.yaml"].decode()  # a raw <img>'s host
 
@@ -104,7 +115,13 @@ def test_jekyll(tmp_path):
     assert (
         'warning: line 21: Liquid {% include note.html content="Mind the iron." %} kept as written' in report
     )
+    # Jekyll's default permalink (categories, date, title and .html), a post's own, redirect_from.
+    assert '  - "/jekyll/update/2014/05/12/welcome-to-jekyll.html"' in welcome
+    assert '  - "/blog/2016/in-a-category/"' in article(files, "in-a-category")
     relay = article(files, "relay-board")
+    assert 'aliases:\n  - "/2015/01/01/relay-board.html"\n  - "/relay-board/"\n---' in relay
+    # Its redirect_from names the welcome post's address: the first claim keeps it, and says so.
+    assert "'/jekyll/update/2014/05/12/welcome-to-jekyll.html' is also _posts/2014-05-12-welcome" in report
     assert 'description: "Four relays, one microcontroller, no smoke."' in relay  # excerpt
     assert "![Wiring](../media/relay-board/wiring.png)" in relay  # relative_url filter
     assert "draft: true" in article(files, "not-public")  # published: false
@@ -121,7 +138,7 @@ def test_the_moved_folder_imports(generator, tmp_path, settings):
     assert Article.objects.count() == len(list((tmp_path / "dest/articles").glob("*.md")))
     if generator == "astro":  # ```ts title="src/config.ts" is code, not a paragraph
         body = Article.objects.get(slug="setting-up-the-press").body_html
-        assert '<div class="highlight"><pre>' in body and "title=" not in body
+        assert '<div class="highlight"><pre tabindex="0">' in body and 'title="src/config.ts"' not in body
 
 
 @pytest.mark.parametrize("generator", ["astro", "hugo", "jekyll"])
@@ -174,7 +191,7 @@ def test_an_existing_folder_is_added_to(tmp_path):
     assert article(files, "first-light").startswith('---\ntitle: "Another first light"')
     assert 'title: "First light"' in article(files, "first-light-2")
     site = files["site.yaml"].decode()
-    assert site.startswith(site_before.rstrip("\n")) and site.endswith(
-        'imageHosts:\n  - "res.cloudinary.com"\n'
-    )
+    assert site.startswith(site_before[: site_before.index("imageHosts:")])  # the rest as it was
+    hosts = yaml.safe_load(site)["imageHosts"]
+    assert hosts == [*yaml.safe_load(site_before)["imageHosts"], "res.cloudinary.com"]
     assert "stack.yaml" not in report  # it has one
