@@ -107,6 +107,7 @@ INSTALLED_APPS = [
     "api",
     "pages",
     "contact",
+    "portfolio.movein",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
