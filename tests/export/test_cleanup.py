@@ -9,6 +9,7 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -30,6 +31,8 @@ def big_content(root):
 def start_build(content, out, db, *args):
     environ = {k: v for k, v in os.environ.items() if k not in {"SITE_URL", "DEBUG"}}
     environ.update(CONTENT_DIR=str(content), DATABASE_URL=f"sqlite:///{db}")
+    # An empty content cache: the import renders every body, long enough to be interrupted.
+    environ["CONTENT_CACHE_DIR"] = tempfile.mkdtemp(prefix="content-cache-", dir=db.parent)
     return subprocess.Popen(
         [sys.executable, "manage.py", "distill-local", str(out), "--workers", "2", *args],
         cwd=settings.BASE_DIR, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
