@@ -220,4 +220,4 @@ def article_card(request, slug):
     item = articles.filter(slug=slug).only("slug", "title", "image", "date").first()
     if item is None:
         raise Http404("No such article")
-    return png(item, item.date.strftime("%-d %B %Y"))
+    return png(item, f"{item.date.day} {item.date:%B %Y}")  # as the page shows it
