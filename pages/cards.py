@@ -167,7 +167,7 @@ def render(title, site_name, dated=""):
     draw.line((MARGIN, 510, WIDTH - MARGIN, 510), fill=LINE, width=2)
     draw_text(draw, (MARGIN, 570), dated, SMALL_SIZE, 400, MUTED)
     out = io.BytesIO()
-    image.save(out, "PNG", compress_level=9)
+    image.save(out, "PNG", compress_level=6)  # 9 takes 3x the time for 6 % less
     return out.getvalue()
 
 
@@ -189,7 +189,10 @@ def card_of(item):
 
 
 def without_image(items):
-    return [slug for slug, image in items.values_list("slug", "image") if not (image and image.get("raster"))]
+    # A generator: django-distill reads an empty list as a route without parameters.
+    for slug, image in items.values_list("slug", "image"):
+        if not (image and image.get("raster")):
+            yield slug
 
 
 def project_card_slugs():
