@@ -20,7 +20,8 @@ const width = document.documentElement.clientWidth;
 const box = (node) => node.getBoundingClientRect();
 // The header: the name's left margin and the last control's right margin.
 const header = document.querySelector('.site-header .wrap');
-const controls = [...header.children].filter((node) => box(node).width && getComputedStyle(node).visibility !== 'hidden');
+const shown = (node) => box(node).width && getComputedStyle(node).visibility !== 'hidden';
+const controls = [...header.children].filter(shown);
 const firstLine = controls.filter((node) => Math.abs(box(node).top - box(controls[0]).top) < 20);
 const left = box(header.querySelector('.site-name')).left;
 const right = width - Math.max(...firstLine.map((node) => box(node).right));
@@ -42,9 +43,11 @@ for (const card of document.querySelectorAll('.cards > .card')) {
   if (meta) (rows[Math.round(box(card).top)] ||= []).push(Math.round(box(meta).top));
 }
 // The lists' text column: the width of each entry's heading.
-const columns = [...document.querySelectorAll('.entries article > :is(h2, h3)')].map((h) => Math.round(box(h).width));
+const columns = [...document.querySelectorAll('.entries article > :is(h2, h3)')]
+  .map((h) => Math.round(box(h).width));
 const nav = header.querySelector('nav');
-return {left, right, navCut: nav.scrollWidth - nav.clientWidth, overflow: document.documentElement.scrollWidth - width, wider: wider.slice(0, 5),
+return {left, right, navCut: nav.scrollWidth - nav.clientWidth,
+        overflow: document.documentElement.scrollWidth - width, wider: wider.slice(0, 5),
         rows: Object.values(rows), columns};
 """
 
