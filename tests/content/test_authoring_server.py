@@ -2,6 +2,7 @@
 
 import os
 import sqlite3
+from urllib.parse import quote
 
 import pytest
 
@@ -9,7 +10,7 @@ from portfolio.content.autosync import Watcher
 from portfolio.content.loader import ContentError, ContentInvalid
 from portfolio.content.middleware import PROBLEM_KEY
 from tests.content_builder import MOVED, article, write_content
-from tests.server import fetch, manage_py_server
+from tests.server import fetch, manage_py_server, raw_get
 from tests.tools import missing_tool
 
 
@@ -156,3 +157,19 @@ def test_the_error_page_is_in_the_site_s_frame_and_counts_in_words(client, impor
     assert f"The content folder has {words}" in page and "problem(s)" not in page
     assert "articles/x0.md: status: unknown key" in page
     assert "<style" not in page, "the site's stylesheet, no inline style (its CSP)"
+
+
+def test_addresses_in_any_script_answer_as_on_the_host(authoring_server, content_dir):
+    """A tag's pages in a script without a Latin-1 form answer, asked raw or percent-encoded (the
+    static-files handler failed on the decoded path the host check wrote back: a 500); unknown
+    non-ASCII addresses are 404s. A real socket with a timeout: a hang fails, it does not block."""
+    base, _ = authoring_server
+    write_content(content_dir, {"articles/nihongo.md": article("日本語の記事", tags="[日本語]")})
+    nihongo = "/tags/" + quote("日本語")
+    for path in ["/tags/日本語", nihongo, nihongo.lower(), nihongo + "/feed.xml", "/articles/nihongo"]:
+        status, _, body = raw_get(base, path.encode())
+        assert status == 200 and "日本語の記事" in body.decode(), (path, status)
+    assert raw_get(base, "/tags/ünï".encode())[0] == raw_get(base, b"/tags/%C3%BCn%C3%AF")[0] == 200
+    unknown = ["/static/日本語.css", "/static/" + quote("日本語.css"), nihongo + "/nope", "/%FF", "/tags/%FF"]
+    for path in unknown:
+        assert raw_get(base, path.encode())[0] == 404, path
