@@ -468,6 +468,7 @@ def write_singleton(found):
                 "url": fields["url"],
                 "image": fields["image"],
                 "links": fields["links"],
+                "content_signals": fields["contentSignals"],
                 **imported_state(found),
             },
         )
