@@ -29,6 +29,13 @@ MARKDOWN_FORMS = {
     "pages:tag": "pages:tag-md",
     "pages:tag-page": "pages:tag-page-md",
 }
+# The addresses of those pages, as the static hosts see them (deploy/worker.js and
+# deploy/nginx.conf hold the same expression; a test compares them). A tag's slug may be
+# percent-encoded; no segment holds a dot (`/projects/x.md` is a file, not a page).
+MARKDOWN_PAGE_PATH = (
+    r"^/$|^/(projects|articles|stack|tags)$|^/(projects|articles|tags)/[^/.]+$"
+    r"|^/(projects|articles)/page/[0-9]+$|^/tags/[^/.]+/page/[0-9]+$"
+)
 _Q = re.compile(r"^q=([0-9](?:\.[0-9]{0,3})?)$")
 
 
@@ -60,10 +67,12 @@ def quality(ranges, media_type):
 
 
 def prefers_markdown(header):
-    """Whether an Accept header ranks text/markdown above text/html. A tie, `*/*`, a browser's
-    Accept or none: HTML, the page's own form."""
+    """Whether an Accept header names text/markdown and ranks it above text/html (whose q is
+    that of text/html, text/* or */*, the most specific given). A tie, `*/*`, `text/*`, a
+    browser's Accept or none: HTML, the page's own form. Markdown is only answered to a client
+    that names it."""
     ranges = accepted(header)
-    markdown = quality(ranges, MARKDOWN_TYPE)
+    markdown = max((q for main, sub, q in ranges if (main, sub) == ("text", "markdown")), default=0.0)
     return markdown > 0 and markdown > quality(ranges, "text/html")
 
 

@@ -282,6 +282,7 @@ def plan(build):
         "_headers": hosts.headers_file(),
         "_redirects": hosts.redirects_file(redirect_rules(), moves),
         hosts.NGINX_REDIRECTS: hosts.nginx_redirects(moves),
+        hosts.ASSETS_IGNORE: hosts.assets_ignore(),
     }
     previous = build.previous.get("files", {})
     build.carried, build.to_render = [], []
