@@ -76,4 +76,6 @@ def index(request):
             }
         ],
     }
-    return HttpResponse(json.dumps(document, indent=2) + "\n", content_type="application/json")
+    response = HttpResponse(json.dumps(document, indent=2) + "\n", content_type="application/json")
+    response["Access-Control-Allow-Origin"] = "*"  # as the hosts' headers say (any agent's page may read it)
+    return response
