@@ -186,20 +186,23 @@ def markdown_link(form):
     return f'<{form}>; rel="alternate"; type="text/markdown"'
 
 
-def headers_for(path, rules=None):
+def headers_for(path, rules=None, *, netlify=False):
     """{lowercase name: [values]} of the `_headers` rules matching URL `path`, as Cloudflare
     matches them (all rules apply in order; a splat `*` matches anything, a placeholder one
-    segment and fills the same placeholder in a value; `! Name` removes what earlier rules set)."""
+    segment and fills the same placeholder in a value; `! Name` removes what earlier rules set).
+    `netlify`: as Netlify applies them, which neither fills a value's placeholders nor knows
+    `! Name` (docs/hosting.md says what that leaves)."""
     found = {}
     for pattern, headers in rules or header_rules():
         match = _compile(pattern).match(path)
         if match:
             for header in headers:
                 if header.startswith("! "):
-                    found.pop(header[2:].lower(), None)
+                    if not netlify:
+                        found.pop(header[2:].lower(), None)
                     continue
                 name, value = header.split(": ", 1)
-                for placeholder, filled in match.groupdict().items():
+                for placeholder, filled in match.groupdict().items() if not netlify else ():
                     value = value.replace(f":{placeholder}", filled)
                 found.setdefault(name.lower(), []).append(value)
     return found
