@@ -39,7 +39,7 @@ system-deps:
 			chromium chromium-driver redis-server nginx postgresql >/dev/null; \
 	else echo "note: chromium, chromedriver, redis-server, nginx or postgresql is missing: their tests will be skipped"; fi
 
-# The static hosts' own tools (wrangler, Netlify's parsers), pinned in tests/hosts/package.json.
+# The static hosts' own tools (wrangler, Netlify's parsers) and axe-core, pinned in tests/hosts/package.json.
 tests/hosts/node_modules/.installed: tests/hosts/package.json tests/hosts/package-lock.json
 	@if command -v npm >/dev/null; then \
 		npm ci --prefix tests/hosts --no-audit --no-fund --loglevel=error && touch $@; \

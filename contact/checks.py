@@ -1,3 +1,5 @@
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
@@ -25,4 +27,25 @@ def check_contact_settings(app_configs, **kwargs):
             trusted_networks(tuple(settings.CONTACT_TRUSTED_PROXIES))
         except ImproperlyConfigured as exc:
             errors.append(checks.Error(str(exc), id="contact.E003"))
+    errors += check_inbox_settings()
+    return errors
+
+
+def check_inbox_settings():
+    """The proof of work's difficulty and expiry, and the webhook: a mistake here would make
+    every message spam, or send them nowhere (or unsigned)."""
+    errors = []
+    if settings.CONTACT_CHALLENGE_MAXNUMBER < 1 or settings.CONTACT_CHALLENGE_EXPIRY < 1:
+        message = "CONTACT_CHALLENGE_MAXNUMBER and CONTACT_CHALLENGE_EXPIRY must be at least 1"
+        errors.append(checks.Error(message, id="contact.E004"))
+    if settings.CONTACT_WEBHOOK_URL:
+        url = urlsplit(settings.CONTACT_WEBHOOK_URL)
+        if url.scheme not in ("http", "https") or not url.hostname:
+            message = f"CONTACT_WEBHOOK_URL={settings.CONTACT_WEBHOOK_URL!r} is not an http(s) URL"
+            errors.append(checks.Error(message, id="contact.E005"))
+        if not settings.CONTACT_WEBHOOK_SECRET:
+            message = (
+                "CONTACT_WEBHOOK_URL is set without CONTACT_WEBHOOK_SECRET: receivers could not check posts"
+            )
+            errors.append(checks.Error(message, id="contact.E006"))
     return errors

@@ -16,7 +16,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from .models import ContactMessage
+from . import challenge
+from .models import ContactMessage, UsedChallenge
 from .ratelimit import parse_rate
 
 
@@ -33,9 +34,13 @@ def fingerprints(client, fields, now):
     ]
 
 
-def store(client, fields, now=None, **extra):
+def store(client, fields, now=None, verdict=None, **extra):
     """Store a message unless a copy is stored already: (message, created). The message is
-    committed when this returns; any failure raises, and then nothing was stored."""
+    committed when this returns; any failure raises, and then nothing was stored.
+
+    `verdict` (contact.challenge.Verdict) decides its status: spam unless its reason is "", and a
+    valid solution is spent with the message, in its transaction (spent already: spam, replayed).
+    A copy (a retry with the same solution) is found before the solution is looked at."""
     now = now or timezone.now()
     current, previous = fingerprints(client, fields, now)
     since = now - timedelta(seconds=parse_rate(settings.CONTACT_RATE).window)
@@ -45,10 +50,30 @@ def store(client, fields, now=None, **extra):
         return stored, False
     try:
         with transaction.atomic():
-            return ContactMessage.objects.create(**fields, **extra, fingerprint=current), True
+            reason = verdict.reason if verdict else ""
+            if not reason and verdict and verdict.key and not spend(verdict, now):
+                reason = challenge.REPLAYED
+            status = ContactMessage.Status.SPAM if reason else ContactMessage.Status.HAM
+            owed = status == ContactMessage.Status.HAM and bool(settings.CONTACT_WEBHOOK_URL)
+            message = ContactMessage.objects.create(
+                **fields, **extra, fingerprint=current, status=status, spam_reason=reason, webhook_owed=owed
+            )
+            return message, True
     except IntegrityError:
         # Another request stored it first (the unique fingerprint waited for its commit).
         stored = ContactMessage.objects.filter(fingerprint=current).first()
         if stored is None:
             raise
         return stored, False
+
+
+def spend(verdict, now):
+    """Record a valid solution as used: False when it was used already. Expired records go first
+    (their challenges are refused as expired anyway)."""
+    UsedChallenge.objects.filter(expires_at__lt=now).delete()
+    try:
+        with transaction.atomic():
+            UsedChallenge.objects.create(key=verdict.key, expires_at=verdict.expires)
+    except IntegrityError:
+        return False
+    return True

@@ -5,6 +5,8 @@ from django.core.exceptions import ValidationError
 
 # The honeypot's name: a field people never see and bots happily fill in.
 HONEYPOT = "website"
+# The proof of work's solution (contact/challenge.py), as the ALTCHA widget names it.
+SOLUTION = "altcha"
 
 
 def validate_storable(value):

@@ -12,7 +12,7 @@
 
 from django.conf import settings
 
-from .paths import POST_PATH
+from .paths import CHALLENGE_PATH, POST_PATH
 
 
 def form_action():
@@ -22,10 +22,18 @@ def form_action():
     return POST_PATH
 
 
+def challenge_url():
+    """Where the form's script fetches its proof-of-work challenge: beside the post."""
+    if settings.CONTACT_SERVICE_URL and settings.CONTACT_CROSS_ORIGIN:
+        return settings.CONTACT_SERVICE_URL + CHALLENGE_PATH
+    return CHALLENGE_PATH
+
+
 def redirect_rules():
     """Lines for the static host's `_redirects` file (Netlify syntax): a proxy (status 200,
     forced) of `/api/contact` to the contact service when the static host must forward it; else
     none. The export writes them before any catch-all rule."""
     if settings.CONTACT_SERVICE_URL and not settings.CONTACT_CROSS_ORIGIN:
-        return [f"{POST_PATH}  {settings.CONTACT_SERVICE_URL}{POST_PATH}  200!"]
+        service = settings.CONTACT_SERVICE_URL
+        return [f"{path}  {service}{path}  200!" for path in (POST_PATH, CHALLENGE_PATH)]
     return []

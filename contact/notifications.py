@@ -33,8 +33,10 @@ def claim_lifetime():
 
 
 def owed():
-    """The messages nobody was told about yet, oldest first."""
-    return ContactMessage.objects.filter(notified_at=None).order_by("created_at", "id")
+    """The messages nobody was told about yet, oldest first (spam never is)."""
+    return ContactMessage.objects.filter(notified_at=None, status=ContactMessage.Status.HAM).order_by(
+        "created_at", "id"
+    )
 
 
 def claim(pk):

@@ -70,13 +70,14 @@ def cache_call(method, *args, **kwargs):
         raise CacheDown from exc
 
 
-def hit(client, now=None):
+def hit(client, now=None, scope="contact-rate"):
     """Count one request by `client` (client_address.bucket()); return 0 when it is allowed, else
-    the seconds until its window ends (for Retry-After)."""
+    the seconds until its window ends (for Retry-After). Each `scope` (the post, the challenge)
+    counts on its own, so fetching a challenge costs no post."""
     rate = parse_rate(settings.CONTACT_RATE)
     now = wall_clock() if now is None else now
     window_index = int(now // rate.window)
-    key = f"contact-rate:{rate.limit}/{rate.window}:{client}:{window_index}"
+    key = f"{scope}:{rate.limit}/{rate.window}:{client}:{window_index}"
     try:
         # The key outlives its window by a little, so incr never finds it expired mid-window.
         # `add` sets and counts in one call when the key is new.

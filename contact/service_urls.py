@@ -12,6 +12,7 @@ from . import views
 contact_patterns = (
     [
         path("api/contact", views.contact_post, name="api"),
+        path("api/contact/challenge", views.challenge_get, name="challenge"),
         path("contact/thanks", views.thanks_page, name="thanks"),
     ],
     "contact",

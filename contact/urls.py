@@ -15,4 +15,5 @@ urlpatterns = [
         "contact/thanks", views.thanks_page, name="thanks", distill_file="contact/thanks.html", shows=SITE
     ),
     path("api/contact", views.contact_post, name="api"),
+    path("api/contact/challenge", views.challenge_get, name="challenge"),
 ]

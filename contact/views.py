@@ -10,8 +10,9 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from . import client_address, dedupe, hosting, notifications, ratelimit
-from .forms import HONEYPOT, ContactForm
+from . import challenge, client_address, dedupe, hosting, notifications, ratelimit, webhooks
+from .forms import HONEYPOT, SOLUTION, ContactForm
+from .models import ContactMessage
 from .origins import allowed_request_origin
 from .paths import FORM_PATH, POST_PATH, THANKS_PATH
 
@@ -27,7 +28,11 @@ def contact_page(request):
     return render(
         request,
         "contact/contact.html",
-        {"form_action": hosting.form_action(), "honeypot": HONEYPOT},
+        {
+            "form_action": hosting.form_action(),
+            "challenge_url": hosting.challenge_url(),
+            "honeypot": HONEYPOT,
+        },
     )
 
 
@@ -53,7 +58,8 @@ SERVER_ERROR = (500, "server_error", "Something went wrong on our side; please t
 
 @csrf_exempt
 def contact_post(request):
-    """POST /api/contact: JSON or form-encoded `name`, `email`, `message`, and the empty honeypot.
+    """POST /api/contact: JSON or form-encoded `name`, `email`, `message`, the empty honeypot and
+    the proof of work `altcha` (without a valid one the message is stored as spam).
 
     CSRF-exempt on purpose: the form page is a static file, so there is no server-rendered page to
     carry a CSRF token, and no session or cookie for a forged request to ride on. What CSRF
@@ -73,6 +79,43 @@ def contact_post(request):
         return failure(request, ContactError(*SERVER_ERROR), origin, wants_html)
 
 
+@csrf_exempt
+def challenge_get(request):
+    """GET /api/contact/challenge: a fresh proof-of-work challenge (contact/challenge.py) for a
+    page of an allowed origin, rate-limited per client as the post is (on a count of its own);
+    never cached. Errors are JSON in the one shape."""
+    origin = None
+    try:
+        origin = allowed_request_origin(request)
+        if request.method != "GET":
+            raise ContactError(405, "method_not_allowed", "Use GET.", headers={"Allow": "GET"})
+        if origin is None:
+            raise ContactError(403, "origin_not_allowed", "Challenges are only for pages of this site.")
+        limit(request, scope="contact-challenge")
+        response = cors(JsonResponse(challenge.create()), origin)
+    except ContactError as error:
+        response = failure(request, error, origin, wants_html=False)
+    except Exception:
+        logger.exception("Contact challenge failed")
+        response = failure(request, ContactError(*SERVER_ERROR), origin, wants_html=False)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def limit(request, scope="contact-rate"):
+    """Count the request against its client's rate (ContactError 429 past it); the client."""
+    client = client_address.client_ip(request)
+    retry_after = ratelimit.hit(client_address.bucket(client), scope=scope)
+    if retry_after:
+        raise ContactError(
+            429,
+            "rate_limited",
+            f"Too many messages; try again in {retry_after} seconds.",
+            headers={"Retry-After": str(retry_after)},
+        )
+    return client
+
+
 def prefers_html(request):
     """A browser's plain form post (Accept prefers text/html) gets pages, not JSON."""
     try:
@@ -90,31 +133,30 @@ def answer(request, origin, wants_html):
     if origin is None:
         # Nothing is read, counted or stored for a page that is not ours.
         raise ContactError(403, "origin_not_allowed", "This form only accepts posts from its own site.")
-    client = client_address.client_ip(request)
-    retry_after = ratelimit.hit(client_address.bucket(client))
-    if retry_after:
-        raise ContactError(
-            429,
-            "rate_limited",
-            f"Too many messages; try again in {retry_after} seconds.",
-            headers={"Retry-After": str(retry_after)},
-        )
+    client = limit(request)
     data = read_fields(request)
-    if data.get(HONEYPOT):
-        # A bot filled the hidden field: it is told "thanks" (so it learns nothing) and nothing is
-        # stored or sent.
-        logger.info("Contact honeypot filled from %s: message dropped", origin)
-        return success(origin, wants_html)
     form = ContactForm(data)
     if not form.is_valid():
+        if data.get(HONEYPOT):
+            # A bot filled the hidden field and sent what cannot be stored: it is told "thanks"
+            # all the same, so it learns nothing.
+            logger.info("Contact honeypot filled from %s with invalid fields: dropped", origin)
+            return success(origin, wants_html)
         fields = {name: [str(error) for error in errors] for name, errors in form.errors.items()}
         raise ContactError(400, "invalid", "Some fields need attention.", fields=fields)
 
+    # A filled honeypot, or no valid proof of work: stored as spam and answered as a success (a bot
+    # learns nothing), never notified; the owner reviews it in the admin.
+    if data.get(HONEYPOT):
+        verdict = challenge.Verdict(challenge.HONEYPOT)
+    else:
+        verdict = challenge.verify(data.get(SOLUTION))
     # Stored (committed) or already stored before this line returns; else it raises and the
     # client is told to try again.
     message, created = dedupe.store(
         client_address.bucket(client),
         form.cleaned_data,
+        verdict=verdict,
         origin=origin,
         client_address=str(client) if client else None,
         user_agent=request.headers.get("User-Agent", "").replace("\x00", "")[:500],
@@ -122,11 +164,15 @@ def answer(request, origin, wants_html):
     if not created:
         logger.info("Contact message from %s sent again: stored once", origin)
         return success(origin, wants_html)
+    if message.status == ContactMessage.Status.SPAM:
+        logger.info("Contact message %s from %s stored as spam (%s)", message.pk, origin, message.spam_reason)
+        return success(origin, wants_html)
     # From here on the answer is success whatever fails: what was not sent stays owed.
-    try:
-        notifications.notify(message)
-    except Exception:
-        logger.exception("Contact message %s stored, but what followed failed", message.pk)
+    for tell in (notifications.notify, webhooks.deliver):
+        try:
+            tell(message)
+        except Exception:
+            logger.exception("Contact message %s stored, but what followed failed", message.pk)
     return success(origin, wants_html)
 
 

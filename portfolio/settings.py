@@ -5,7 +5,8 @@ variable at all; only the contact service that runs in production needs a real S
 """
 
 import os
-from datetime import timedelta
+import re
+from datetime import date, timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -23,6 +24,19 @@ def env_bool(name, default=False):
 
 def env_list(name, default=""):
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_date(name):
+    """A YYYY-MM-DD date from the environment, or None when unset."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ValueError
+        return date.fromisoformat(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}: expected a date YYYY-MM-DD; got {value!r}") from None
 
 
 DEBUG = env_bool("DEBUG")
@@ -51,6 +65,10 @@ JINJA2_CACHE_DIR = Path(os.environ.get("JINJA2_CACHE_DIR") or BASE_DIR / ".cache
 # The authoring server renders draft articles at their address (with a "Draft" banner, noindex);
 # they stay off every list and machine surface, and the build ignores this setting.
 SHOW_DRAFTS = env_bool("SHOW_DRAFTS")
+# The build's date: an article dated after it is scheduled, published by the first build (or
+# import) on or after its date and absent everywhere until then, as a draft is
+# (portfolio.content.schedule). Unset: today's date, read when the import runs.
+BUILD_DATE = env_date("BUILD_DATE")
 # The built folder (`make build` writes dist/) whose search index the authoring server answers
 # /pagefind/ with, so that /search works there after a build (pages.views.search_index_file).
 SEARCH_BUILD_DIR = Path(os.environ.get("SEARCH_BUILD_DIR") or BASE_DIR / "dist").resolve()
@@ -278,6 +296,20 @@ CONTACT_TRUSTED_PROXIES = (
 # host proxies /api/contact to it (contact.hosting.redirect_rules()).
 CONTACT_SERVICE_URL = os.environ.get("CONTACT_SERVICE_URL", "").strip().rstrip("/")
 CONTACT_CROSS_ORIGIN = env_bool("CONTACT_CROSS_ORIGIN")
+# The proof of work the form's script solves before posting (contact/challenge.py, ALTCHA v1): the
+# largest number a challenge may hide (a browser tries half of them on average), how long a
+# challenge stays valid, and the key that signs it (default: derived from SECRET_KEY).
+CONTACT_CHALLENGE_MAXNUMBER = int(os.environ.get("CONTACT_CHALLENGE_MAXNUMBER") or 100_000)
+CONTACT_CHALLENGE_EXPIRY = int(os.environ.get("CONTACT_CHALLENGE_EXPIRY") or 600)
+CONTACT_CHALLENGE_HMAC_KEY = os.environ.get("CONTACT_CHALLENGE_HMAC_KEY", "")
+# Retention (manage.py prune_contact_messages): spam older than this many days is deleted; other
+# messages only when CONTACT_KEEP_DAYS is set.
+CONTACT_SPAM_KEEP_DAYS = int(os.environ.get("CONTACT_SPAM_KEEP_DAYS") or 30)
+CONTACT_KEEP_DAYS = int(os.environ["CONTACT_KEEP_DAYS"]) if os.environ.get("CONTACT_KEEP_DAYS") else None
+# Every message that is not spam is also POSTed here as signed JSON (contact/webhooks.py).
+CONTACT_WEBHOOK_URL = os.environ.get("CONTACT_WEBHOOK_URL", "").strip()
+CONTACT_WEBHOOK_SECRET = os.environ.get("CONTACT_WEBHOOK_SECRET", "")
+CONTACT_WEBHOOK_TIMEOUT = float(os.environ.get("CONTACT_WEBHOOK_TIMEOUT") or 3)
 
 # The production contact service (gunicorn portfolio.wsgi with CONTACT_SERVICE=1) serves only
 # POST /api/contact, plus the admin when CONTACT_SERVICE_ADMIN=1. It is the only code on the

@@ -73,3 +73,12 @@ def test_cloudflare_deploys_the_tested_worker_config():
         settings.BASE_DIR / "deploy" / config["assets"]["directory"]
     ).resolve() == settings.BASE_DIR / "dist"
     assert config["main"] == "worker.js" and (settings.BASE_DIR / "deploy" / "worker.js").is_file()
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda path: path.name)
+def test_workflow_runs_daily_for_scheduled_articles(workflow):
+    """A scheduled article is published by the first build on or after its date: each workflow
+    builds every day, on GitHub's `schedule`, besides its other triggers. (PyYAML reads `on` as
+    True.)"""
+    triggers = yaml.safe_load(workflow.read_text())[True]
+    assert triggers["schedule"] == [{"cron": "23 0 * * *"}] and "workflow_dispatch" in triggers

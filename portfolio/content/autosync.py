@@ -21,7 +21,7 @@ from pathlib import Path
 import inotify_simple
 from django.conf import settings
 
-from . import media
+from . import media, schedule
 from .importer import SCHEMAS, SINGLETONS, import_content
 from .loader import ContentInvalid
 from .middleware import PROBLEM_KEY
@@ -141,13 +141,17 @@ class ContentSyncHandler:
         self.problem = None
         self.cache = {}  # (path, query, accept) -> (generation, status, headers, body)
         self.generation = 0  # bumped by every import that changed something
+        self.day = schedule.build_date()  # the date scheduled articles were last judged by
 
     def sync(self):
         with self.lock:
-            if not self.watcher.changed():
+            changed, day = self.watcher.changed(), schedule.build_date()
+            if not changed and day == self.day:
                 return
+            # A new day may bring a scheduled article due: the import looks (schedule.shifted).
+            self.day = day
             # After an invalid edit every file is looked at again: it may not be the only one.
-            only = self.watcher.paths if self.problem is None else None
+            only = (self.watcher.paths if changed else []) if self.problem is None else None
             try:
                 result = import_content(self.content_dir, workers=1, only=only)
             except ContentInvalid as exc:

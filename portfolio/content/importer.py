@@ -19,12 +19,22 @@ from django.db import transaction
 
 from portfolio.workers import WorkerDied, isolated_map, worker_pool
 
-from . import aliases, body_links, loader, references
+from . import aliases, body_links, loader, references, schedule
 from .files import entry_problem, read
 from .loader import ContentError, ContentInvalid, slug_of
 from .markdown import RENDER_VERSION, RenderFailed
 from .media import VARIANT_VERSION, MediaSync, make_variants
-from .models import Article, DailyDriver, ImportState, Project, Site, Stack, StackModel, Tagging
+from .models import (
+    Article,
+    DailyDriver,
+    ImportState,
+    Project,
+    ScheduledArticle,
+    Site,
+    Stack,
+    StackModel,
+    Tagging,
+)
 
 SCHEMAS = {"projects": loader.PROJECT, "articles": loader.ARTICLE}
 MODELS = {"projects": Project, "articles": Article}
@@ -192,6 +202,8 @@ def parse_file(rel, path, stored_hash):
         fields, content_hash = references.resolve_file(rel, raw, fields, body, content_hash)
     except RenderFailed as exc:
         raise loader.invalid(rel, "body", str(exc)) from None
+    # After the render: a scheduled article's body is rendered now, to be published without an edit.
+    schedule.hold(rel, fields)
     return replace(found, content_hash=content_hash, fields=fields)
 
 
@@ -314,12 +326,15 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
     made_by = ImportState.version_stored()
     if made_by != IMPORT_VERSION:
         full, only = True, None  # rows made by other code, or none yet: render every file
-    if media.rows or media.deleted:
-        only = None  # a new, changed or deleted media file: look at every file that may use it
+    # Articles come due (or went back to the future): parsed again, though their files did not change.
+    shifted = schedule.shifted()
+    if media.rows or media.deleted or shifted:
+        only = None  # a media file changed, or an article came due: look at every file it may concern
     files, errors = discover(Path(content_dir), only)
     errors += media.errors
     body_links.use_media(media.index)  # before the workers fork: they resolve images with it
-    rerender = references.referencing(media.changed)  # their media changed: resolve them again
+    # Their media changed, or their date came: parsed and rendered again.
+    rerender = references.referencing(media.changed) | shifted
     stored = stored_files(only)
     jobs = []
     stats = stats or {}
@@ -386,6 +401,7 @@ class Writer:
 
     def __init__(self, deleted):
         self.rows = {collection: [] for collection in MODELS}
+        self.scheduled = []  # ScheduledArticle rows of the articles in self.rows
         self.stats = []
         for collection in MODELS:  # (a missing site.yaml or stack.yaml is an error)
             self.delete(collection, [slug_of(rel) for rel in deleted if rel.startswith(collection + "/")])
@@ -396,6 +412,8 @@ class Writer:
             write_singleton(found)
             return
         self.rows[collection].append(build_row(MODELS[collection], found))
+        if found.fields.get("scheduled"):
+            self.scheduled.append(ScheduledArticle(slug=slug_of(found.rel), date=found.fields["date"]))
         if len(self.rows[collection]) >= BATCH:
             self.flush_rows(collection)
 
@@ -416,6 +434,9 @@ class Writer:
         self.delete(collection, [row.slug for row in rows])
         model.objects.bulk_create(rows, batch_size=BATCH)
         Tagging.objects.bulk_create((tagging for row in rows for tagging in taggings(collection, row)), BATCH)
+        if collection == "articles":
+            scheduled, self.scheduled = self.scheduled, []
+            ScheduledArticle.objects.bulk_create(scheduled, batch_size=BATCH)
 
     @staticmethod
     def delete(collection, slugs):
@@ -423,6 +444,8 @@ class Writer:
             batch = slugs[start : start + BATCH]
             MODELS[collection].objects.filter(slug__in=batch).delete()
             Tagging.objects.filter(kind=collection, item__in=batch).delete()
+            if collection == "articles":
+                ScheduledArticle.objects.filter(slug__in=batch).delete()
 
 
 def taggings(collection, row):

@@ -40,6 +40,10 @@ EXTENSIONS = [
     "footnotes",
     # Links and images to media and other items, resolved and recorded (body_links.py).
     "portfolio.content.body_links:ReferenceExtension",
+    # `$...$` and `$$...$$` as MathML, made at import (math.py).
+    "portfolio.content.math:MathExtension",
+    # `tabindex="0"` on every <pre>: a block that scrolls sideways is reachable by keyboard.
+    "portfolio.content.code_blocks:FocusableCodeExtension",
 ]
 EXTENSION_CONFIGS = {
     "codehilite": {"css_class": "highlight", "guess_lang": False},
@@ -53,7 +57,7 @@ EXTENSION_CONFIGS = {
 }
 # Part of importer.IMPORT_VERSION: bump it when the output above changes, so that the next
 # import re-renders every body instead of keeping HTML made by the old settings.
-RENDER_VERSION = "4"
+RENDER_VERSION = "5"
 
 
 # Ordinary markdown renders at 0.6 s per MB on this machine (prose), a page of code or links in

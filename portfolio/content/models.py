@@ -172,11 +172,32 @@ class Article(SourceFile):
         return getattr(self, "address", None) or reverse_slug(self.PAGE_ROUTE, self.slug)
 
     @property
+    def scheduled(self):
+        """Held back by its date alone (a ScheduledArticle), not by its front matter's `draft`."""
+        return self.draft and ScheduledArticle.objects.filter(slug=self.slug).exists()
+
+    @property
     def reading_minutes(self):
         """Minutes to read the body at 230 words a minute (rounded up, at least 1), counted in
         the stored HTML with its tags taken out (the page defers the raw markdown)."""
         words = len(TAGS.sub(" ", self.body_html).split())
         return max(1, -(-words // WORDS_PER_MINUTE))
+
+
+class ScheduledArticle(models.Model):
+    """An article dated after the build's date, and not a draft by its own front matter: its row
+    is stored as a draft (so absent wherever a draft is) until the first import on or after its
+    date (portfolio/content/schedule.py). A table of its own, not a column of the articles': the
+    bodies stay the last columns of their rows (migration 0004)."""
+
+    slug = models.SlugField(max_length=SLUG_MAX, primary_key=True)
+    date = models.DateField(db_index=True)
+
+    class Meta:
+        ordering = ["date", "slug"]
+
+    def __str__(self):
+        return f"{self.slug} ({self.date})"
 
 
 class Alias(models.Model):

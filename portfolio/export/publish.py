@@ -13,6 +13,8 @@ import os
 import signal
 from contextlib import contextmanager
 
+from portfolio.content import schedule
+
 from . import manifest, plan
 
 
@@ -33,6 +35,7 @@ def publish(build):
         manifest.write(build.out_dir, {
             "inputs": build.inputs,
             "drafts": plan.hash_of(build.drafts),
+            "schedule": schedule.window(),  # a build's date outside it has articles to (un)publish
             "base_url": build.base_url,
             "files": files,
             "search": build.search_keys,

@@ -77,7 +77,10 @@ ARTICLE_BODIES = {
     "unicode-post": (  # footnotes and headings as written: the API serves the markdown
         "Article body.[^1]\n\n## Ünïcode ✓ heading\n\nOne.\n\n"
         "## With `code <b>` & [a link](/stack)\n\nTwo.[^note]\n\n"
-        "## Ünïcode ✓ heading\n\nThree: the same heading again.\n\n"
+        "## Ünïcode ✓ heading\n\nThree: the same heading again, with $E = mc^2$ and\n\n"
+        "$$\n\\sum_{i=1}^{n} \\frac{x_i^2}{2} \\le \\int_0^1 f(t)\\,dt\n$$\n\n"
+        "```python\nprint('a line of code long enough to scroll sideways on a phone: $HOME', "
+        "1 + 2 + 3 + 4 + 5)\n```\n\n"
         "[^1]: The first note, with [a link](https://example.org/note).\n[^note]: The second note.\n"
     ),
     "crlf-post": "line one\nline two\n",

@@ -3,9 +3,9 @@ from urllib.parse import urlencode
 import pytest
 from django.core.cache import cache
 
-from contact import ratelimit
+from contact import challenge, ratelimit
 
-from .helpers import SITE_ORIGIN, VALID
+from .helpers import SITE_ORIGIN, TEST_MAXNUMBER, VALID, solve
 
 
 @pytest.fixture(autouse=True)
@@ -19,6 +19,9 @@ def contact_settings(settings, monkeypatch):
     settings.CONTACT_NOTIFY_EMAIL = "owner@portfolio.test"
     settings.CONTACT_SERVICE_URL = ""
     settings.CONTACT_CROSS_ORIGIN = False
+    settings.CONTACT_CHALLENGE_MAXNUMBER = TEST_MAXNUMBER
+    settings.CONTACT_WEBHOOK_URL = ""
+    settings.CONTACT_WEBHOOK_SECRET = ""
     cache.clear()
     # A test whose cache failed must not leave the next one without a cache.
     monkeypatch.setattr(ratelimit, "_cache_down_until", 0.0)
@@ -27,10 +30,14 @@ def contact_settings(settings, monkeypatch):
 
 @pytest.fixture
 def post(client, db):
-    """post(data, origin=SITE_ORIGIN, as_json=True, headers={...}): a POST to /api/contact."""
+    """post(data, origin=SITE_ORIGIN, as_json=True, proven=True, headers={...}): a POST to
+    /api/contact, with a fresh solution of the proof of work (as the form's script sends it)
+    unless `proven` is false or `data` has its own `altcha`."""
 
-    def send(data=None, origin=SITE_ORIGIN, as_json=True, **extra):
+    def send(data=None, origin=SITE_ORIGIN, as_json=True, proven=True, **extra):
         data = VALID if data is None else data
+        if proven and isinstance(data, dict) and "altcha" not in data:
+            data = {**data, "altcha": solve(challenge.create())}
         headers = dict(extra.pop("headers", {}))
         if origin is not None:
             headers.setdefault("Origin", origin)

@@ -101,6 +101,9 @@ def service_env(tmp_path, **overrides):
         DATABASE_URL=f"sqlite:///{tmp_path / 'service.sqlite3'}",
         EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
         CONTACT_NOTIFY_EMAIL="owner@portfolio.test",
+        # Known to the tests, which solve challenges signed with it (tests/contact/helpers.py).
+        CONTACT_CHALLENGE_HMAC_KEY=secrets.token_hex(32),
+        CONTACT_CHALLENGE_MAXNUMBER="1000",
     )
     env.update(overrides)
     return env

@@ -96,7 +96,10 @@ def test_the_form_script_is_found_by_the_staticfiles_finders():
             "https://contact.example.net",
             False,
             "/api/contact",
-            ["/api/contact  https://contact.example.net/api/contact  200!"],
+            [
+                "/api/contact  https://contact.example.net/api/contact  200!",
+                "/api/contact/challenge  https://contact.example.net/api/contact/challenge  200!",
+            ],
         ),
         ("https://contact.example.net", True, "https://contact.example.net/api/contact", []),
     ],
@@ -109,3 +112,7 @@ def test_how_the_frozen_form_reaches_the_service(
     assert hosting.form_action() == action
     assert hosting.redirect_rules() == rules
     assert parse(client.get("/contact")).forms[-1]["action"] == action  # after the header's search
+    # The challenge is fetched from beside the post.
+    challenge_url = action.removesuffix("/api/contact") + "/api/contact/challenge"
+    assert hosting.challenge_url() == challenge_url
+    assert f'data-challenge="{challenge_url}"' in client.get("/contact").content.decode()

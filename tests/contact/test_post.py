@@ -121,7 +121,7 @@ def test_a_body_of_exactly_32_kb_is_read(post):
     padding = 32 * 1024 - len(json.dumps({**VALID, "pad": ""}))
     body = {**VALID, "pad": "p" * padding}
     assert len(json.dumps(body)) == 32 * 1024
-    assert post(body).status_code == 201
+    assert post(body, proven=False).status_code == 201  # unproven: spam, answered as a success
 
 
 @pytest.mark.parametrize(
@@ -145,14 +145,20 @@ def test_other_content_types_get_415(client):
     assert_error(response, 415, "unsupported_media_type")
 
 
-def test_filled_honeypot_pretends_success_and_stores_nothing(post):
+def test_filled_honeypot_pretends_success_is_stored_as_spam_and_never_mailed(post):
     response = post({**VALID, "website": "https://spam.example"})
     assert response.status_code == 201
     assert response.json() == {"ok": True}
-    browser = post({**VALID, "website": "x"}, as_json=False, headers={"Accept": BROWSER_ACCEPT})
+    browser = post(numbered(1) | {"website": "x"}, as_json=False, headers={"Accept": BROWSER_ACCEPT})
     assert browser.status_code == 303
-    assert not ContactMessage.objects.exists()
+    assert [(m.status, m.spam_reason) for m in ContactMessage.objects.all()] == [("spam", "honeypot")] * 2
     assert not mail.outbox
+
+
+def test_filled_honeypot_with_invalid_fields_pretends_success_and_stores_nothing(post):
+    response = post({"name": "", "email": "nope", "message": "", "website": "x"})
+    assert response.status_code == 201
+    assert not ContactMessage.objects.exists()
 
 
 def test_empty_honeypot_is_fine(post):

@@ -83,7 +83,7 @@ def test_rendered_html_has_highlighting_tables_and_heading_anchors(imported):
     html = Project.objects.get(slug="alpha-one").body_html
     assert '<h1 id="alpha">' in html and 'href="#alpha"' in html
     assert "<table>" in html
-    assert '<div class="highlight"><pre>' in html and '<span class="nb">print</span>' in html
+    assert '<div class="highlight"><pre tabindex="0">' in html and '<span class="nb">print</span>' in html
 
 
 def test_edit_add_and_delete_are_synced(imported):

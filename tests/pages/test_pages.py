@@ -50,7 +50,7 @@ def test_project_detail(get):
     assert 'class="status status-active"' in body
     case_study = body.split('id="case-study-title"')[1]
     assert in_order(case_study, "zeta", "last letter first", "alpha", "first letter second")
-    assert '<div class="highlight"><pre>' in body and "<table>" in body  # the stored body_html
+    assert '<div class="highlight"><pre tabindex="0">' in body and "<table>" in body  # the stored body_html
     assert '<link rel="alternate" type="application/json" href="/api/v1/projects/alpha-one.json">' in body
 
 

@@ -14,7 +14,7 @@ from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
 from django.core.wsgi import get_wsgi_application
 
 from contact.origins import allowed_origins
-from contact.paths import POST_PATH
+from contact.paths import CHALLENGE_PATH, POST_PATH
 from portfolio.content.schema import migrate
 from portfolio.export.preview import PreviewApplication
 from portfolio.local_hosts import AllowedHostsOnly
@@ -50,14 +50,15 @@ class Command(BaseCommand):
         settings.CONTACT_ALLOWED_ORIGINS = sorted(allowed_origins() | origins)
         if bind not in ("0.0.0.0", "::"):
             settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, bind]
-        application = PreviewApplication(folder, get_wsgi_application(), django_paths=[POST_PATH])
+        django_paths = [POST_PATH, CHALLENGE_PATH]
+        application = PreviewApplication(folder, get_wsgi_application(), django_paths=django_paths)
         for problem in application.host.rules.problems:
             self.stderr.write(f"warning: {problem} (ignored, as the host ignores it)")
         server = ThreadedServer((bind, port), RequestHandler)
         server.set_app(AllowedHostsOnly(application))
         self.stdout.write(
             f"Previewing {folder.resolve()} as Cloudflare Pages serves it, on http://{bind}:{port}/\n"
-            f"POST {POST_PATH} goes to the contact view. Quit with CONTROL-C."
+            f"POST {POST_PATH} and GET {CHALLENGE_PATH} go to the contact views. Quit with CONTROL-C."
         )
         try:
             server.serve_forever()

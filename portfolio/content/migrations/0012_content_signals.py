@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('content', '0010_tags'),
+        ('content', '0011_scheduled_article'),
     ]
 
     operations = [

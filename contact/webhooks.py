@@ -1,0 +1,147 @@
+"""The webhook: every message that is not spam, POSTed once as signed JSON to CONTACT_WEBHOOK_URL.
+
+Like the mail (contact/notifications.py) and apart from it: a message stored while the URL is set
+owes its webhook (`webhook_owed`) until a receiver answered 2xx. The request that stored it tries
+at once, for at most CONTACT_WEBHOOK_TIMEOUT seconds in all (a slow receiver does not hold the
+sender's answer); whatever failed (5xx, refused, timeout) is tried again by
+`manage.py send_contact_notifications`, which never mails the owner again for it. A sender claims
+the row first (`webhook_since`), so two processes never post it at once. A receiver that took a
+post but answered too late gets it again: the `id` lets it drop the second.
+
+The body is `{"id", "name", "email", "message", "received"}`; `X-Signature-256: sha256=<hex>` is the
+HMAC-SHA256 of those exact bytes with CONTACT_WEBHOOK_SECRET (docs/contact.md shows the check).
+"""
+
+import hashlib
+import hmac
+import http.client
+import json
+import logging
+import socket
+import threading
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from .models import ContactMessage
+from .notifications import record
+
+logger = logging.getLogger(__name__)
+
+
+class Refused(Exception):
+    """The receiver answered, but not 2xx."""
+
+
+def owed():
+    """The messages whose webhook no receiver took yet, oldest first (spam never is)."""
+    return ContactMessage.objects.filter(
+        webhook_owed=True, webhook_sent_at=None, status=ContactMessage.Status.HAM
+    ).order_by("created_at", "id")
+
+
+def claim(pk):
+    """True when this process may post message `pk` (and now must). A claim older than a minute
+    belonged to a process that died: a post takes at most CONTACT_WEBHOOK_TIMEOUT."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=max(60, 10 * settings.CONTACT_WEBHOOK_TIMEOUT))
+    free = Q(webhook_since=None) | Q(webhook_since__lt=stale)
+    return bool(record(owed().filter(free, pk=pk), webhook_since=now))
+
+
+def deliver(message):
+    """Post a message just stored (or marked not spam), unless another process is on it; True
+    when this call delivered it. A failure is logged and leaves it owed."""
+    if not settings.CONTACT_WEBHOOK_URL:
+        return False
+    return claim(message.pk) and send(message)
+
+
+def body(message):
+    return json.dumps(
+        {
+            "id": message.pk,
+            "name": message.name,
+            "email": message.email,
+            "message": message.message,
+            "received": message.created_at.isoformat(),
+        },
+        ensure_ascii=False,
+    ).encode()
+
+
+def signature(data):
+    return "sha256=" + hmac.new(settings.CONTACT_WEBHOOK_SECRET.encode(), data, hashlib.sha256).hexdigest()
+
+
+def send(message):
+    """Post a claimed message; record it, or release the claim for a later try."""
+    try:
+        post(body(message))
+    except Exception as exc:
+        logger.warning("Contact message %s stored, but its webhook failed: %s", message.pk, exc)
+        record(ContactMessage.objects.filter(pk=message.pk), webhook_since=None)
+        return False
+    record(
+        ContactMessage.objects.filter(pk=message.pk),
+        webhook_sent_at=timezone.now(),
+        webhook_since=None,
+        webhook_owed=False,
+    )
+    return True
+
+
+def post(data):
+    """POST `data` to the receiver; Refused unless it answers 2xx, OSError when it cannot be
+    reached or takes longer than CONTACT_WEBHOOK_TIMEOUT in all (the socket's timeout bounds
+    each read; the timer bounds a receiver that dribbles its answer)."""
+    url = urlsplit(settings.CONTACT_WEBHOOK_URL)
+    timeout = settings.CONTACT_WEBHOOK_TIMEOUT
+    kind = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
+    connection = kind(url.hostname, url.port, timeout=timeout)
+    timer = threading.Timer(timeout, cut, [connection])
+    timer.start()
+    try:
+        connection.request(
+            "POST",
+            (url.path or "/") + (f"?{url.query}" if url.query else ""),
+            body=data,
+            headers={
+                "Content-Type": "application/json",
+                "User-Agent": "portfolio-contact-webhook",
+                "X-Signature-256": signature(data),
+            },
+        )
+        status = connection.getresponse().status
+    finally:
+        timer.cancel()
+        connection.close()
+    if not 200 <= status < 300:
+        raise Refused(f"the receiver answered {status}")
+
+
+def cut(connection):
+    """The deadline: end the connection, so the read waiting on it fails at once."""
+    sock = connection.sock
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def send_owed():
+    """Post every owed webhook no other process is posting: (sent, failed) counts."""
+    sent = failed = 0
+    if not settings.CONTACT_WEBHOOK_URL:
+        return sent, failed
+    for message in owed().iterator():
+        if claim(message.pk):
+            if send(message):
+                sent += 1
+            else:
+                failed += 1
+    return sent, failed

@@ -1,0 +1,147 @@
+"""The owner's control of what was received: export (CSV, JSON), retention (prune) and erasure
+(forget a sender), on real SQLite (tests/contact/test_service.py runs them on PostgreSQL too)."""
+
+import csv
+import io
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError, SystemCheckError
+from django.utils import timezone
+
+from contact.models import ContactMessage, UsedChallenge
+
+pytestmark = pytest.mark.django_db
+
+EVERY_FIELD = [field.name for field in ContactMessage._meta.concrete_fields]
+
+
+def run(*args):
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def make(name, email="ada@example.com", status="ham", age_days=0, **fields):
+    message = ContactMessage.objects.create(
+        name=name, email=email, message=f"From {name}, with a comma, a \"quote\"\nand a line.",
+        origin="https://portfolio.test", status=status, **fields,
+    )  # fmt: skip
+    ContactMessage.objects.filter(pk=message.pk).update(created_at=timezone.now() - timedelta(days=age_days))
+    message.refresh_from_db()
+    return message
+
+
+@pytest.fixture
+def inbox():
+    return [
+        make("Ada", age_days=2),
+        make("Bot", email="bot@spam.example", status="spam", spam_reason="missing", age_days=1),
+        make("Zoë", email="zoe@example.com", client_address="2001:db8::1", user_agent="Firefox"),
+    ]
+
+
+def test_json_export_has_every_field_of_every_message_oldest_first(inbox):
+    rows = json.loads(run("export_contact_messages", "--format", "json"))
+    assert [row["name"] for row in rows] == ["Ada", "Bot", "Zoë"]
+    assert all(list(row) == EVERY_FIELD for row in rows)
+    zoe = rows[2]
+    assert zoe["message"] == inbox[2].message and zoe["client_address"] == "2001:db8::1"
+    assert zoe["created_at"] == inbox[2].created_at.isoformat() and zoe["notified_at"] is None
+
+
+def test_csv_export_has_a_header_row_and_survives_commas_quotes_and_line_breaks(inbox):
+    text = run("export_contact_messages", "--format", "csv")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == EVERY_FIELD
+    records = [dict(zip(rows[0], row, strict=True)) for row in rows[1:]]
+    assert [(r["name"], r["status"], r["message"]) for r in records] == [
+        (m.name, m.status, m.message) for m in inbox
+    ]
+    assert records[0]["notified_at"] == "" and records[1]["spam_reason"] == "missing"
+
+
+@pytest.mark.parametrize(
+    "status, names", [("spam", ["Bot"]), ("ham", ["Ada", "Zoë"]), ("all", ["Ada", "Bot", "Zoë"])]
+)
+def test_export_by_status(inbox, status, names):
+    rows = json.loads(run("export_contact_messages", "--format", "json", "--status", status))
+    assert [row["name"] for row in rows] == names
+    text = run("export_contact_messages", "--format", "csv", "--status", status)
+    assert [row["name"] for row in csv.DictReader(io.StringIO(text))] == names
+
+
+def test_export_refuses_an_unknown_format():
+    with pytest.raises(CommandError, match="invalid choice"):
+        call_command("export_contact_messages", "--format", "xml")
+
+
+def test_prune_deletes_old_spam_and_keeps_other_messages_by_default(settings):
+    old_spam = make("Old spam", status="spam", age_days=31)
+    make("New spam", status="spam", age_days=29)
+    make("Old ham", age_days=400)
+    UsedChallenge.objects.create(key="spent", expires_at=timezone.now() - timedelta(minutes=1))
+    out = run("prune_contact_messages")
+    assert "Deleted 1 spam message(s) older than 30 days and 0 other message(s) (kept)." in out
+    assert sorted(ContactMessage.objects.values_list("name", flat=True)) == ["New spam", "Old ham"]
+    assert not ContactMessage.objects.filter(pk=old_spam.pk).exists()
+    assert not UsedChallenge.objects.exists()
+
+
+def test_prune_follows_the_keep_settings(settings):
+    settings.CONTACT_SPAM_KEEP_DAYS = 7
+    settings.CONTACT_KEEP_DAYS = 365
+    make("Spam of 8 days", status="spam", age_days=8)
+    make("Spam of 6 days", status="spam", age_days=6)
+    make("Ham of 366 days", age_days=366)
+    make("Ham of 364 days", age_days=364)
+    out = run("prune_contact_messages")
+    assert "Deleted 1 spam message(s) older than 7 days and 1 other message(s) (after 365 days)." in out
+    assert sorted(ContactMessage.objects.values_list("name", flat=True)) == [
+        "Ham of 364 days",
+        "Spam of 6 days",
+    ]
+
+
+def test_forget_deletes_every_message_of_an_address_in_any_case():
+    make("One", email="ada@example.com")
+    make("Two", email="Ada@Example.COM", status="spam")
+    make("Three", email="ÄDA@example.com")
+    make("Other", email="bob@example.com")
+    assert (
+        run("forget_contact_sender", "ADA@example.com").strip()
+        == "Deleted 2 message(s) from ADA@example.com."
+    )
+    assert (
+        run("forget_contact_sender", "äda@EXAMPLE.com").strip()
+        == "Deleted 1 message(s) from äda@EXAMPLE.com."
+    )
+    assert list(ContactMessage.objects.values_list("name", flat=True)) == ["Other"]
+    assert run("forget_contact_sender", "nobody@example.com").strip().startswith("Deleted 0 message(s)")
+
+
+def test_forget_refuses_what_is_not_an_address():
+    with pytest.raises(CommandError, match="not an email address"):
+        call_command("forget_contact_sender", "ada")
+
+
+@pytest.mark.parametrize(
+    "setting, value, code",
+    [
+        ("CONTACT_CHALLENGE_MAXNUMBER", 0, "contact.E004"),
+        ("CONTACT_CHALLENGE_EXPIRY", -5, "contact.E004"),
+        ("CONTACT_WEBHOOK_URL", "ftp://hooks.example", "contact.E005"),
+        ("CONTACT_WEBHOOK_URL", "https://hooks.example/in", "contact.E006"),  # no secret
+    ],
+)
+def test_the_inbox_settings_are_checked_at_startup(settings, setting, value, code):
+    setattr(settings, setting, value)
+    with pytest.raises(SystemCheckError, match=code):
+        call_command("check")
+
+
+def test_a_webhook_with_its_secret_passes_the_checks(settings):
+    settings.CONTACT_WEBHOOK_URL, settings.CONTACT_WEBHOOK_SECRET = "https://hooks.example/in", "s"
+    call_command("check")
