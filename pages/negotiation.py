@@ -106,11 +106,15 @@ class MarkdownNegotiationMiddleware:
         markdown = markdown_form(request.path_info) if request.method in ("GET", "HEAD") else None
         if markdown is None:
             return self.get_response(request)
-        if prefers_markdown(request.headers.get("Accept")):
+        answering_markdown = prefers_markdown(request.headers.get("Accept"))
+        if answering_markdown:
             request.path_info = markdown  # resolved after this: the markdown form's view answers
         response = self.get_response(request)
         vary = [v.strip() for v in response.get("Vary", "").split(",") if v.strip()]
         response["Vary"] = ", ".join([*vary, "Accept"] if "Accept" not in vary else vary)
         if response.status_code == 200:
-            response["Link"] = f"{link_header(markdown)}, {CATALOG_LINK}"
+            # As the hosts' headers: the page names its form, a markdown file only the catalog.
+            response["Link"] = (
+                CATALOG_LINK if answering_markdown else f"{link_header(markdown)}, {CATALOG_LINK}"
+            )
         return response

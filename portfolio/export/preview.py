@@ -31,6 +31,8 @@ from urllib.parse import quote, unquote
 
 from pages.negotiation import MARKDOWN_PAGE_PATH, markdown_path, prefers_markdown
 
+# The pages with a markdown form, by address (pages/negotiation.py).
+MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
 # Added to every served file, as Cloudflare does (`_headers` may replace it).
 CACHE_CONTROL_BROWSER = "public, max-age=0, must-revalidate"
 REDIRECT_STATUSES = {200, 301, 302, 303, 307, 308}
@@ -250,7 +252,7 @@ class StaticHost:
         both its answers say `Vary: Accept`."""
         request_headers = request_headers or {}
         pathname = normalize(raw_path)
-        if method not in ("GET", "HEAD") or not self.markdown_page.match(pathname):
+        if method not in ("GET", "HEAD") or not MARKDOWN_PAGE.match(pathname):
             return self._answer(method, raw_path, query, request_headers)
         if prefers_markdown(request_headers.get("accept")):
             answer = self._answer(method, markdown_path(pathname), query, request_headers)
@@ -260,8 +262,6 @@ class StaticHost:
         answer = self._answer(method, raw_path, query, request_headers)
         answer.headers.append("Vary", "Accept")
         return answer
-
-    markdown_page = re.compile(MARKDOWN_PAGE_PATH)
 
     def _answer(self, method, raw_path, query, request_headers):
         pathname = normalize(raw_path)

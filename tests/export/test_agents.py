@@ -85,6 +85,7 @@ def check_negotiation(base, site, forms, *, static_host=True):
         assert (status, headers.get_all("Content-Type")) == (200, [MARKDOWN]), path
         assert body == form_file(site, path).read_bytes(), path
         assert varies(headers) and headers["X-Content-Type-Options"] == "nosniff", path
+        assert headers.get_all("Link") == ['</.well-known/api-catalog>; rel="api-catalog"'], path
         if static_host:
             assert headers["Content-Security-Policy"], path
         status, headers, body = get(base, path, "text/markdown", "HEAD")
