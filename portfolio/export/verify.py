@@ -294,9 +294,11 @@ class Verifier:
         if ".well-known/api-catalog" in rendered:
             problems += self.check_catalog(read(".well-known/api-catalog"))
         problems += self.check_markdown_forms()
-        if "robots.txt" in self.files:
+        # Read when rendered: a carried file passed these checks when it was made.
+        if "robots.txt" in rendered:
             problems += self.check_robots(read("robots.txt").decode())
-        problems += self.check_skills(read)
+        if any(path.startswith(".well-known/agent-skills/") for path in rendered):
+            problems += self.check_skills(read)
         return problems
 
     def check_markdown_forms(self):
