@@ -62,7 +62,7 @@ class ResponseCheck:
     def template(self, path):
         """The `paths` key that addresses a concrete path (`/api/v1/projects/{slug}.json`)."""
         for regex, template in self.templates:
-            if regex.match(path):
+            if regex.fullmatch(path):
                 return template
         raise LookupError(f"{path}: no operation of the OpenAPI document has this path")
 

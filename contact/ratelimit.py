@@ -32,7 +32,7 @@ class Rate:
 @lru_cache
 def parse_rate(text):
     """`5/10m` -> Rate(5, 600); `100/h` -> Rate(100, 3600)."""
-    match = RATE_PATTERN.match(text or "")
+    match = RATE_PATTERN.fullmatch(text or "")
     if not match or int(match[1]) < 1 or match[2] == "0":
         raise ImproperlyConfigured(
             f"CONTACT_RATE={text!r} is not N/<window> with N >= 1 and a window such as 30s, 10m, h or 1d"

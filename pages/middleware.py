@@ -7,11 +7,17 @@ API keeps its JSON 404s: its views answer them themselves, and its catch-all rou
 """
 
 from django.conf import settings
+from django.core.exceptions import MiddlewareNotUsed
 from django.http import Http404, HttpResponsePermanentRedirect
 
 from portfolio.content.aliases import moved_to
+from portfolio.content.models import Site
 
+from .security import security_headers
 from .views import not_found
+
+# What is not the site's: Django's admin and the live reload's events keep Django's own headers.
+NOT_SITE = ("/admin/", "/__reload__/")
 
 
 class AliasRedirectMiddleware:
@@ -46,3 +52,42 @@ class SiteNotFoundMiddleware:
         if settings.DEBUG and isinstance(exception, Http404):  # a view's 404 (unknown slug)
             return not_found(request, exception)
         return None
+
+
+class SecurityHeadersMiddleware:
+    """The site's pages answer with the headers the hosts send (pages/security.py), so a page
+    that breaks under the Content-Security-Policy (an image from a host not in site.yaml's
+    imageHosts, an inline style) breaks while it is written too. Only on pages (HTML answers to
+    GET and HEAD: the policy guards what a browser renders, and the API's answers read no more
+    than their own rows; the preview hands Django only the contact form's POST), not on the
+    admin, nor on an error page with status 500 (the content's problems page and Django's
+    technical page carry their own styles), nor before any site is imported, nor in the contact
+    service (its own pages, no imported site). The page's own read of the site identity serves
+    the policy too (Site.read_once): no query is added."""
+
+    def __init__(self, get_response):
+        if settings.CONTACT_SERVICE:
+            raise MiddlewareNotUsed
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with Site.read_once():
+            response = self.get_response(request)
+            return self.secured(request, response)
+
+    def secured(self, request, response):
+        if (
+            request.method not in ("GET", "HEAD")
+            or not response.get("Content-Type", "").startswith("text/html")
+            or response.status_code >= 500
+            or request.path_info.startswith(NOT_SITE)
+        ):
+            return response
+        try:
+            headers = security_headers()
+        except Site.DoesNotExist:
+            return response
+        for header in headers:
+            name, value = header.split(": ", 1)
+            response.headers.setdefault(name, value)
+        return response

@@ -93,12 +93,17 @@ HOST_MAX_FILE_BYTES = int(os.environ.get("HOST_MAX_FILE_BYTES") or 25 * 2**20)
 HOST_MAX_STATIC_REDIRECTS = int(os.environ.get("HOST_MAX_STATIC_REDIRECTS") or 2_000)
 HOST_MAX_DYNAMIC_REDIRECTS = int(os.environ.get("HOST_MAX_DYNAMIC_REDIRECTS") or 100)
 HOST_MAX_HEADER_RULES = int(os.environ.get("HOST_MAX_HEADER_RULES") or 100)
+# For a host without redirect rules (GitHub Pages, whose workflow sets it): the build writes each
+# renamed item's old page address as a small page that sends the reader on (portfolio/export/
+# hosts.py, redirect_pages). Off elsewhere: Netlify would serve such a page instead of the 301.
+REDIRECT_PAGES = env_bool("REDIRECT_PAGES")
 
 INSTALLED_APPS = [
     "portfolio.content",
     "api",
     "pages",
     "contact",
+    "portfolio.movein",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -114,6 +119,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The site's Content-Security-Policy and the other headers the hosts send (not in the
+    # contact service).
+    "pages.middleware.SecurityHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

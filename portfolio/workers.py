@@ -69,13 +69,18 @@ def release_memory():
 
 def stop(pool):
     """Cancel what is queued and kill the workers now (ProcessPoolExecutor would let each
-    finish its current task; Python 3.14's terminate_workers() does this)."""
+    finish its current task; Python 3.14's terminate_workers() does this). Then wait for the
+    pool's own thread to end: left running, it races the interpreter's exit (concurrent.futures
+    wakes and joins it from an exit hook), which printed a traceback after a Ctrl-C's one line."""
     processes = list((pool._processes or {}).values())
+    manager = pool._executor_manager_thread
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.kill()
     for process in processes:
         process.join(5)
+    if manager is not None:
+        manager.join(5)
 
 
 class WorkerDied:

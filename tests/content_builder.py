@@ -8,7 +8,10 @@ SITE_YAML = f"""title: "Test Portfolio"
 description: "A portfolio used by the test suite."
 author: "Test Author"
 url: "{SITE_URL}"
+imageHosts: [images.example.org, cdn.example.net]
 """
+# The Content-Security-Policy's img-src of the standard test site: its own images and imageHosts'.
+IMG_SRC = "img-src 'self' images.example.org cdn.example.net;"
 
 STACK_YAML = """lastUpdated: 2026-10-01
 currentFocus: "Testing everything"
@@ -83,7 +86,7 @@ FILES = {
         "Alpha One",
         date="2026-03-01",
         featured="true",
-        aliases="[alpha, alpha_1]",
+        aliases='[alpha, alpha_1, "/work/alpha-project/"]',
         extra='caseStudy:\n  zeta: "last letter first"\n  alpha: "first letter second"\n',
         body="# Alpha\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint('hi')\n```\n",
     ),
@@ -98,7 +101,7 @@ FILES = {
         "Secret draft title",
         date="2026-04-04",
         draft="true",
-        aliases="[secret-draft-v1]",
+        aliases='[secret-draft-v1, "/drafts/secret/"]',
         body="Draft body: do not publish.\n",
     ),
     "articles/crlf-post.md": article("CRLF post", date="2026-04-04", body="line one\nline two\n").replace(
@@ -106,7 +109,11 @@ FILES = {
     ),
     "articles/unicode-post.md": "\ufeff"
     + article(
-        "Ünïcode ✓ 日本語", date="2026-05-05", tags="[ünï]", aliases="[old-unicode]", body=UNICODE_POST_BODY
+        "Ünïcode ✓ 日本語",
+        date="2026-05-05",
+        tags="[ünï]",
+        body=UNICODE_POST_BODY,
+        aliases='[old-unicode, "/2014/05/12/caf%c3%a9;old.html"]',
     ),
 }
 
@@ -123,10 +130,16 @@ MOVED = {
     "/articles/old-unicode.md": "/articles/unicode-post.md",
     "/api/v1/articles/old-unicode": "/api/v1/articles/unicode-post",
     "/api/v1/articles/old-unicode.json": "/api/v1/articles/unicode-post.json",
+    # Absolute paths (a site before this one): every spelling, percent-encoding as browsers send it.
+    "/work/alpha-project/": "/projects/alpha-one",
+    "/work/alpha-project": "/projects/alpha-one",
+    "/work/alpha-project.html": "/projects/alpha-one",
+    "/2014/05/12/caf%C3%A9;old.html": "/articles/unicode-post",
+    "/2014/05/12/caf%C3%A9;old": "/articles/unicode-post",
 }
 # Old addresses that redirect nowhere: the draft's alias's.
 NOT_MOVED = ["/articles/secret-draft-v1", "/articles/secret-draft-v1.md", "/api/v1/articles/secret-draft-v1",
-             "/api/v1/articles/secret-draft-v1.json"]  # fmt: skip
+             "/api/v1/articles/secret-draft-v1.json", "/drafts/secret/", "/drafts/secret"]  # fmt: skip
 
 
 def write_content(root, files=FILES):

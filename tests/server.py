@@ -116,3 +116,24 @@ def server_process(args, env=None, ready_path="/", timeout=30, cwd=None):
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
+
+
+def raw_get(base, path, headers=None, timeout=10):
+    """(status, {lowercase name: value}, body) of one GET of `path` (bytes, sent exactly as given:
+    a raw UTF-8 path, an encoded dot segment) on a plain socket, read to the server's close. A
+    server that never finishes its answer fails the test by the timeout instead of blocking it."""
+    host, port = base.removeprefix("http://").split(":")
+    headers = {"Host": f"{host}:{port}", "Connection": "close", **(headers or {})}
+    lines = [b"GET " + path + b" HTTP/1.1", *(f"{name}: {value}".encode() for name, value in headers.items())]
+    with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+        sock.sendall(b"\r\n".join(lines) + b"\r\n\r\n")
+        answer = b""
+        while chunk := sock.recv(65536):  # socket.timeout (an OSError) if the answer never ends
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    found = {}
+    for line in header_lines:
+        name, _, value = line.partition(":")
+        found[name.strip().lower()] = value.strip()
+    return int(status_line.split()[1]), found, body

@@ -53,7 +53,7 @@ def test_workflow_runs_the_readme_build_command(workflow):
     (build,) = [step for step in steps(workflow) if step.get("name") == "Build"]
     assert build["run"] == "make build"
     assert "make build" in (settings.BASE_DIR / "README.md").read_text()
-    assert set(build["env"]) == {"SITE_URL", "HOST_MAX_FILES"}
+    assert set(build["env"]) - {"REDIRECT_PAGES"} == {"SITE_URL", "HOST_MAX_FILES"}
 
 
 def test_github_pages_gets_the_hidden_files():
@@ -82,3 +82,11 @@ def test_workflow_runs_daily_for_scheduled_articles(workflow):
     True.)"""
     triggers = yaml.safe_load(workflow.read_text())[True]
     assert triggers["schedule"] == [{"cron": "23 0 * * *"}] and "workflow_dispatch" in triggers
+
+
+def test_only_the_github_pages_workflow_writes_redirect_pages():
+    """GitHub Pages has no redirects (the build writes pages for old addresses); Cloudflare Pages
+    answers 301 from `_redirects`, where a page would only shadow the rule's file."""
+    builds = {path.name: step for path in WORKFLOWS for step in steps(path) if step.get("name") == "Build"}
+    assert builds["deploy.yml"]["env"]["REDIRECT_PAGES"] == "1"
+    assert "REDIRECT_PAGES" not in builds["deploy-cloudflare.yml"]["env"]

@@ -5,7 +5,7 @@ from django.contrib import admin
 
 from portfolio.readonly_admin import ReadOnlyAdminMixin
 
-from .models import Article, DailyDriver, Project, Site, Stack, StackModel
+from .models import Article, DailyDriver, PathAlias, Project, Site, Stack, StackModel
 
 
 class TagFilter(admin.SimpleListFilter):
@@ -66,3 +66,10 @@ class StackAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 @admin.register(Site)
 class SiteAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["title", "author", "url", "source_path"]
+
+
+@admin.register(PathAlias)
+class PathAliasAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["path", "collection", "target"]
+    list_filter = ["collection"]
+    search_fields = ["path", "target"]

@@ -2,12 +2,15 @@
 of the item answers 301 to the new one. The rules, in one place:
 
 - which old addresses move, and where to (`addresses`): the page and its `.html` form, the markdown
-  twin, the API document with and without `.json`;
+  twin, the API document with and without `.json`; an absolute-path alias (`/posts/old-title/`,
+  an address on a site before this one) moves to the item's page from each of its spellings
+  (`spellings`: with and without its trailing slash, and its `.html` form);
 - which aliases are published (`moves`): those of projects and published articles. A draft is
   never published anywhere, so its aliases redirect nowhere until it is published (they are
   still checked, so that publishing it cannot clash);
 - the import's checks across files (`Checker`): an alias is no item's slug of the same kind and
-  is listed by one item only.
+  is listed by one item only; a path is listed by one item only and shadows no address of the site
+  (`shadowed`).
 
 The build writes `moves()` into the hosts' redirect rules (portfolio/export/hosts.py); the
 authoring server answers them from `moved_to()` (pages/middleware.py).
@@ -15,11 +18,15 @@ authoring server answers them from `moved_to()` (pages/middleware.py).
 
 import re
 from collections import defaultdict
+from functools import cache
+from urllib.parse import quote, unquote
+
+from django.urls import URLResolver, get_resolver
 
 from portfolio.reversing import reverse_slug
 
-from .loader import ContentError, slug_of
-from .models import Alias, Article, Project
+from .loader import ContentError, alias_path_key, alias_path_stored, slug_of
+from .models import Alias, Article, PathAlias, Project
 
 COLLECTIONS = {"projects": Project, "articles": Article}
 # The routes of an item's addresses, the page's first.
@@ -40,22 +47,58 @@ def addresses(collection, old, new):
     return [page, (page[0] + ".html", page[1]), *pairs[1:]]
 
 
+# Beginnings of the top-level names a static build writes besides its routes' files: the hosts'
+# rule files (`_redirects`, `_headers`, `_redirects.nginx.conf`: portfolio/export/hosts.py).
+# tests/export/test_path_aliases.py checks that every top-level name of a built site is shadowed.
+BUILD_FILES = ("_redirects", "_headers")
+# Characters a stored path keeps as they are (loader.ALIAS_PATH_RE's, less '%').
+PATH_SAFE = "/-._~!$&'()+,;=@"
+
+
+def spellings(path):
+    """The old addresses an absolute-path alias stands for, the written one first: with and
+    without its trailing slash, and its `.html` form (`/posts/a/`: also `/posts/a` and
+    `/posts/a.html`; `/x/y.html`: also `/x/y`)."""
+    if path.endswith(".html"):
+        return [path, path.removesuffix(".html")]
+    base = path.removesuffix("/")
+    found = [base + "/", base, base + ".html"]
+    return [path] + [spelling for spelling in found if spelling != path]
+
+
+def path_moves(collection, path, target):
+    """[(old address, new address)] of one absolute-path alias."""
+    page = reverse_slug(ROUTES[collection][0], target)
+    return [(spelling, page) for spelling in spellings(alias_path_stored(path))]
+
+
+def published(rows):
+    """The alias rows of projects and published articles (a draft's aliases move nothing)."""
+    return rows.exclude(collection="articles", target__in=Article.objects.filter(draft=True).values("slug"))
+
+
 def moves():
-    """[(old address, new address)] of every alias of a published item, by collection and alias."""
-    drafts = Article.objects.filter(draft=True).values("slug")
-    rows = Alias.objects.exclude(collection="articles", target__in=drafts)
+    """[(old address, new address)] of every alias of a published item: the slugs' by
+    collection and alias, then the paths' by path."""
+    rows = published(Alias.objects.all())
+    paths = published(PathAlias.objects.all())
     return [
         pair
         for collection, old, new in rows.values_list("collection", "slug", "target")
         for pair in addresses(collection, old, new)
+    ] + [
+        pair
+        for collection, path, target in paths.values_list("collection", "path", "target")
+        for pair in path_moves(collection, path, target)
     ]
 
 
 def moved_to(path):
-    """The address `path` moved to, if it is an old address of a published item; else None."""
-    match = ITEM_PATH.match(path)
+    """The address `path` (decoded, as Django's request.path_info is) moved to, if it is an old
+    address of a published item; else None."""
+    match = ITEM_PATH.fullmatch(path)
     if match is None:
-        return None
+        return path_moved_to(path)
     collection, old = match["collection"], match["slug"]
     target = Alias.objects.filter(collection=collection, slug=old).values_list("target", flat=True).first()
     if target is None:
@@ -63,6 +106,66 @@ def moved_to(path):
     if collection == "articles" and not Article.objects.published().filter(slug=target).exists():
         return None
     return dict(addresses(collection, old, target)).get(path)
+
+
+def path_moved_to(path):
+    """moved_to() of a path no item of the site has: an absolute-path alias's spelling, or None.
+    The stored path is one of the address's three spellings (alias_path_key)."""
+    encoded = quote(path, safe=PATH_SAFE)
+    key = alias_path_key(encoded)
+    rows = published(PathAlias.objects.filter(path__in=[key, key + "/", key + ".html"]))
+    row = rows.values_list("collection", "path", "target").first()
+    return dict(path_moves(*row)).get(encoded) if row else None
+
+
+@cache
+def reserved_names():
+    """(names, prefixes): the first segments of the site's own addresses, from its routes (each
+    route's first segment, and its file's: `index.html`) and the build's other files. A path
+    alias whose first segment is one of the names (or the name and `.html`), or starts with
+    one of the prefixes (a route such as `llms-full-<int:part>.txt`), would shadow them. Every
+    address a route resolves has such a first segment (a route opening with a converter or a
+    regular expression gives the prefix "", which every path starts with), so no path needs
+    resolving."""
+    names, prefixes = set(), set(BUILD_FILES)
+
+    def first_segment(text):
+        return text.removeprefix("^").split("/", 1)[0]
+
+    def add(route):
+        segment = first_segment(route)
+        literal = re.match(r"[^<>()\\\[\]?*+$^|{}]*", segment)[0]
+        if literal != segment:
+            prefixes.add(literal)
+        else:
+            names.add(segment)
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern).removeprefix("^")
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, route)
+                continue
+            add(route)
+            if getattr(pattern, "distill_file", None):
+                add(pattern.distill_file)
+
+    walk(get_resolver().url_patterns, "")
+    names.discard("")  # the home page: the path "/" itself, checked apart
+    return frozenset(names), frozenset(prefixes)
+
+
+def shadowed(path):
+    """The site's own address that the absolute-path alias `path` would shadow, or None."""
+    names, prefixes = reserved_names()
+    for spelling in spellings(alias_path_stored(path)):
+        decoded = unquote(spelling)
+        segment = decoded[1:].split("/", 1)[0]
+        if not segment:
+            return "/"
+        if {segment, segment.removesuffix(".html")} & names or segment.startswith(tuple(prefixes)):
+            return "/" + segment
+    return None
 
 
 class Checker:
@@ -74,7 +177,8 @@ class Checker:
     def __init__(self, files, deleted):
         self.files = set(files)  # every content file discovered (all, or the edit's)
         self.deleted = set(deleted)
-        self.aliases = {}  # {rel: [alias]} of the items parsed
+        self.aliases = {}  # {rel: [slug alias]} of the items parsed
+        self.paths = {}  # {rel: [absolute-path alias]} of the items parsed
         self.changed = set(deleted)  # items whose stored aliases no longer stand
 
     def parsed(self, found):
@@ -84,9 +188,43 @@ class Checker:
             self.changed.add(found.rel)  # its aliases are unknown: its stored ones do not stand
         elif found.fields is not None:
             self.changed.add(found.rel)
-            self.aliases[found.rel] = found.fields.get("aliases", [])
+            written = found.fields.get("aliases", [])
+            self.aliases[found.rel] = [alias for alias in written if not alias.startswith("/")]
+            self.paths[found.rel] = [alias_path_stored(alias) for alias in written if alias.startswith("/")]
 
     def problems(self):
+        return self.slug_problems() + self.path_problems()
+
+    def path_problems(self):
+        """A path shadows no address of the site, and is one item's only (by its address:
+        `/a/` and `/a.html` are one)."""
+        problems = []
+        for rel, paths in self.paths.items():
+            for path in paths:
+                if own := shadowed(path):
+                    message = (
+                        f"{path!r} would hide the site's own address {own}: expected an old address "
+                        "the site does not use"
+                    )
+                    problems.append(ContentError(rel, "aliases", message))
+        owners = defaultdict(list)  # {address: [(rel, path)]} after this import
+        for collection, path, target in PathAlias.objects.values_list("collection", "path", "target"):
+            rel = f"{collection}/{target}.md"
+            if rel not in self.changed:
+                owners[alias_path_key(path)].append((rel, path))
+        for rel, paths in self.paths.items():
+            for path in paths:
+                owners[alias_path_key(path)].append((rel, path))
+        for entries in owners.values():
+            entries.sort(key=lambda entry: (entry[0] in self.paths, entry))  # unchanged files first
+            first_rel, first_path = entries[0]
+            for rel, path in entries[1:]:
+                same = "also" if path == first_path else f"the address of {first_path!r},"
+                message = f"{path!r} is {same} an alias of {first_rel}: an old address belongs to one item"
+                problems.append(ContentError(rel, "aliases", message))
+        return problems
+
+    def slug_problems(self):
         problems = []
         for collection, model in COLLECTIONS.items():
             owners = defaultdict(list)  # {alias: [rel]} after this import
@@ -135,10 +273,19 @@ class Checker:
         for collection in COLLECTIONS:
             slugs = sorted(slug_of(rel) for rel in self.changed if rel.startswith(collection + "/"))
             for start in range(0, len(slugs), 500):
-                Alias.objects.filter(collection=collection, target__in=slugs[start : start + 500]).delete()
+                for model in (Alias, PathAlias):
+                    model.objects.filter(
+                        collection=collection, target__in=slugs[start : start + 500]
+                    ).delete()
         rows = (
             Alias(collection=rel.split("/")[0], slug=alias, target=slug_of(rel))
             for rel, aliases in self.aliases.items()
             for alias in aliases
         )
         Alias.objects.bulk_create(rows, batch_size=500)
+        paths = (
+            PathAlias(collection=rel.split("/")[0], path=path, target=slug_of(rel))
+            for rel, paths in self.paths.items()
+            for path in paths
+        )
+        PathAlias.objects.bulk_create(paths, batch_size=500)

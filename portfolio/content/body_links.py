@@ -9,7 +9,8 @@ import contextvars
 import posixpath
 import re
 from dataclasses import dataclass, field
-from urllib.parse import unquote
+from html.parser import HTMLParser
+from urllib.parse import unquote, urlsplit
 
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
@@ -28,6 +29,9 @@ SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 ITEM_ADDRESS = re.compile(r"^/(projects|articles)/([^/]+)$")
 ITEM_FILE = re.compile(r"^(projects|articles)/([^/]+)\.md$")
 ROUTES = {"projects": "pages:project", "articles": "pages:article"}
+# The target recorded for a remote image: its host, which site.yaml's imageHosts must list
+# (references.Checker), or the page's Content-Security-Policy would refuse it.
+IMAGE_HOST = "image-host:"
 
 # {path under media/: Media} of the import under way, set before the files are parsed (the
 # worker processes fork after it is set, so they share it).
@@ -50,17 +54,17 @@ def resolve(rel, url):
     raw_path = re.match(r"[^?#]*", url)[0]
     path, rest = unquote(raw_path), url[len(raw_path) :]
     if path.startswith("/"):
-        found = ITEM_ADDRESS.match(path)
+        found = ITEM_ADDRESS.fullmatch(path)
         if path.startswith("/media/"):
             return "media/" + posixpath.normpath(path[len("/media/") :]), url
-        if found and SLUG_RE.match(found[2]):
+        if found and SLUG_RE.fullmatch(found[2]):
             return f"{found[1]}/{found[2]}", url
         return None  # another page of the site (/stack, /feed.xml)
     joined = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
-    found = ITEM_FILE.match(joined)
+    found = ITEM_FILE.fullmatch(joined)
     if joined.startswith("media/"):
         return joined, "/" + joined + rest
-    if found and SLUG_RE.match(found[2]):
+    if found and SLUG_RE.fullmatch(found[2]):
         return f"{found[1]}/{found[2]}", reverse_slug(ROUTES[found[1]], found[2]) + rest
     raise Invalid(
         "expected a media file (../media/...), an item's file (../articles/<slug>.md), "
@@ -108,9 +112,62 @@ class ReferenceTreeprocessor(Treeprocessor):
                 document.references.append((document.line_of(written), target, written))
                 element.set(attribute, address)
             if element.tag == "img":
+                if found is None:
+                    record_image_host(document, written)
                 media = media_index.get(found[0].removeprefix("media/")) if found else None
                 decorate(element, media, first=leading and opening(root, element))
                 leading = False
+        # Raw HTML is published as written: its images are found in the text.
+        for block in self.md.htmlStash.rawHtmlBlocks:
+            if isinstance(block, str) and "src" in block.lower():
+                for url in raw_image_urls(block):
+                    record_image_host(document, url)
+
+
+def image_host(url):
+    """The host of a remote image's URL (`https://images.pexels.com/x.jpg`, `//host/x.png`), with
+    its port if it names one; None for the site's own images and what is no image address."""
+    if not url.startswith("//") and not re.match(r"(?i)https?:", url):
+        return None
+    try:
+        parts = urlsplit(url)
+        host, port = (parts.hostname or ""), parts.port
+    except ValueError:
+        return url.split("/")[2] if url.count("/") >= 2 else url
+    return f"{host}:{port}" if port else host
+
+
+def record_image_host(document, url):
+    host = image_host(url.strip())
+    if host is not None:
+        # Raw HTML's addresses come decoded (`&amp;` is `&`): then the host finds the line.
+        line = document.line_of(url if url in document.body else host)
+        document.references.append((line, IMAGE_HOST + host, url))
+
+
+class ImageSources(HTMLParser):
+    """The addresses of the images in raw HTML: each <img>'s `src` and `srcset`, each <source>'s
+    `srcset` (inside <picture>)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.urls = []
+
+    def handle_starttag(self, tag, attrs):
+        values = dict(attrs)
+        if tag == "img" and values.get("src"):
+            self.urls.append(values["src"])
+        if tag in ("img", "source") and values.get("srcset"):
+            self.urls += [
+                candidate.split()[0] for candidate in values["srcset"].split(",") if candidate.strip()
+            ]
+
+
+def raw_image_urls(text):
+    parser = ImageSources()
+    parser.feed(text)
+    parser.close()
+    return parser.urls
 
 
 def opening(root, img):

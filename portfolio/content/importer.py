@@ -117,7 +117,7 @@ def discover(content_dir, only=None):
             if not plain and (problem := entry_problem(Path(path), content_dir)):
                 field = "file name" if problem.endswith("got a folder") else "file"
                 errors.append(ContentError(rel, field, problem))
-            elif not name.endswith(".md") or not loader.SLUG_RE.match(slug):
+            elif not name.endswith(".md") or not loader.SLUG_RE.fullmatch(slug):
                 errors.append(
                     ContentError(
                         rel,
@@ -150,8 +150,10 @@ def listing(folder, collection, only):
 # Part of every file's hash, and stored (ImportState): when it changes, the next import parses
 # and renders every file again, unchanged ones included.
 # "tags 1": the tags' rules (loader.tag_list) and their index (models.Tagging), which rows made
-# before them lack.
-IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1"
+# before them lack. "whole values 1": the rules' patterns match whole values (rows made before
+# may hold a slug or an alias ending in a line break, which no address can be made of). "image
+# hosts 1": the hosts of the bodies' remote images, recorded as references (references.py).
+IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1, whole values 1, image hosts 1"
 
 
 def digest(raw):
@@ -492,6 +494,7 @@ def write_singleton(found):
                 "image": fields["image"],
                 "links": fields["links"],
                 "content_signals": fields["contentSignals"],
+                "image_hosts": fields["imageHosts"],
                 **imported_state(found),
             },
         )

@@ -7,6 +7,7 @@ decides what to do with them; nothing here touches the database.
 import datetime
 import re
 from dataclasses import dataclass
+from urllib.parse import unquote_to_bytes
 
 import yaml
 from django.utils.text import slugify
@@ -40,6 +41,14 @@ YAML_NUMBER_CHARS_MAX = 100
 # A tag's slug names its page's file (tags/<slug>.html, tags/<slug>/...): at most this many bytes
 # of UTF-8, well inside the 255 a file name may have.
 TAG_SLUG_MAX_BYTES = 200
+# Tag slugs whose file the static hosts give another page's place: tags/index.html is what
+# Cloudflare, Netlify and nginx answer at /tags/ (and /tags/index redirects there), and Cloudflare
+# answers a missing address under /tags/ with the nearest 404.html. Every other slug is a plain
+# page: a slug has no '.' (no `.html` name) and no '/' (no `page/<n>` path of another page).
+RESERVED_TAG_SLUGS = {
+    "index": "the hosts serve tags/index.html at /tags/ and redirect /tags/index there",
+    "404": "Cloudflare answers a missing address under /tags/ with tags/404.html",
+}
 
 # One segment of a path under media/ (the format's "Media" section).
 MEDIA_SEGMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -239,7 +248,7 @@ def boolean(value):
 
 
 def date(value):
-    if isinstance(value, str) and DATE_RE.match(value):
+    if isinstance(value, str) and DATE_RE.fullmatch(value):
         try:
             return datetime.date.fromisoformat(value)
         except ValueError:
@@ -248,7 +257,7 @@ def date(value):
 
 
 def http_uri(value):
-    if not isinstance(value, str) or not URI_RE.match(value) or not URI_CHARS_RE.match(value):
+    if not isinstance(value, str) or not URI_RE.match(value) or not URI_CHARS_RE.fullmatch(value):
         raise Invalid(f"expected an absolute http(s) URI; got {describe(value)}")
     return value
 
@@ -262,7 +271,7 @@ def site_url(value):
 
 def media_path(value):
     """A path under media/ (`alpha/cover.png`); that the file exists is checked with the media."""
-    if not isinstance(value, str) or not all(MEDIA_SEGMENT_RE.match(part) for part in value.split("/")):
+    if not isinstance(value, str) or not all(MEDIA_SEGMENT_RE.fullmatch(part) for part in value.split("/")):
         raise Invalid(
             "expected a path under media/ such as alpha/cover.png (segments of letters, digits, "
             f"'.', '_' or '-', starting with a letter or digit); got {describe(value)}"
@@ -318,17 +327,98 @@ def slug_of(rel):
     return rel.split("/", 1)[1].removesuffix(".md")
 
 
-def slug_list(value):
-    """A list of slugs (`aliases`), each as a file name's slug, none twice."""
+# An absolute path among `aliases`: an address the item had on a site before this one. What
+# `_redirects` and nginx's include can hold as written: RFC 3986 path characters less `:` and `*`
+# (the hosts' placeholders and splats), non-ASCII percent-encoded (`%C3%A9`).
+ALIAS_PATH_RE = re.compile(r"/(?:[A-Za-z0-9\-._~!$&'()+,;=@/]|%[89A-Fa-f][0-9A-Fa-f])*")
+ALIAS_PATH_MAX = 500
+ALIAS_PATH_RULE = (
+    "an absolute path such as /posts/old-title/: letters, digits, -._~!$&'()+,;=@ and '/', "
+    "non-ASCII percent-encoded (%C3%A9), no query, fragment, ':' or '*'"
+)
+
+
+def alias_path_problem(path):
+    """What is wrong with `path` as an absolute-path alias, or None."""
+    if len(path) > ALIAS_PATH_MAX:
+        return f"expected a path of at most {ALIAS_PATH_MAX} characters; got {len(path):,}"
+    if not ALIAS_PATH_RE.fullmatch(path):
+        return f"expected {ALIAS_PATH_RULE}; got {describe(path)}"
+    segments = path[1:].split("/")
+    if "//" in path or any(segment in (".", "..") for segment in segments):
+        return f"expected a path without '//' and without '.' or '..' segments; got {describe(path)}"
+    if any(segment.endswith(".html") for segment in segments[:-1]) or path.endswith(".html/"):
+        return f"expected '.html' only at the end of the path; got {describe(path)}"
+    try:
+        unquote_to_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        return f"expected percent-encoded UTF-8; got {describe(path)}"
+    return None
+
+
+def alias_list(value):
+    """`aliases`: earlier slugs (`old-name`) and earlier absolute paths (`/posts/old-title/`),
+    none twice (a path's spellings with and without its trailing slash or `.html` are one)."""
     if not isinstance(value, list):
-        raise Invalid(f"expected a list of slugs such as [old-name]; got {describe(value)}")
+        raise Invalid(f"expected a list of slugs or absolute paths such as [old-name, /posts/old-name/]; "
+                      f"got {describe(value)}")  # fmt: skip
+    seen = {}
     for index, item in enumerate(value):
-        if isinstance(item, str) and len(item) > SLUG_MAX:
+        if isinstance(item, str) and item.startswith("/"):
+            problem = alias_path_problem(item)
+            if problem:
+                raise Invalid(f"item {index}: {problem}")
+            key = alias_path_key(item)
+        else:
+            if isinstance(item, str) and len(item) > SLUG_MAX:
+                raise Invalid(
+                    f"item {index}: expected a slug of at most {SLUG_MAX} characters; got {len(item):,}"
+                )
+            if not isinstance(item, str) or not SLUG_RE.fullmatch(item):
+                raise Invalid(
+                    f"item {index}: expected a slug ({SLUG_RULE}) or an absolute path (/posts/old-name/); "
+                    f"got {describe(item)}"
+                )
+            key = item
+        if key in seen:
+            first = value[seen[key]]
+            same = "listed twice" if first == item else f"the same address as item {seen[key]}, {first!r}"
+            raise Invalid(f"item {index}: {item!r} is {same}")
+        seen[key] = index
+    return value
+
+
+def alias_path_stored(path):
+    """An absolute-path alias as stored and written into the hosts' rules: its
+    percent-encoding's hex digits in capitals, as browsers send them."""
+    return re.sub(r"%[0-9a-f]{2}", lambda m: m[0].upper(), path)
+
+
+def alias_path_key(path):
+    """The address an absolute-path alias stands for, whichever spelling is written: without
+    its trailing slash or `.html` (`/posts/a/`, `/posts/a` and `/posts/a.html` are one), as
+    stored (alias_path_stored)."""
+    path = alias_path_stored(path)
+    if path != "/":
+        path = path.removesuffix("/")
+    return path.removesuffix(".html")
+
+
+# A host name of site.yaml's `imageHosts` (`images.pexels.com`): labels of lowercase letters,
+# digits and inner hyphens, joined by dots, as the Content-Security-Policy's `img-src` names it.
+IMAGE_HOST_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*")
+
+
+def host_list(value):
+    """site.yaml's `imageHosts`: host names whose images bodies may show, none twice."""
+    if not isinstance(value, list):
+        raise Invalid(f"expected a list of host names such as [images.pexels.com]; got {describe(value)}")
+    for index, item in enumerate(value):
+        if not isinstance(item, str) or len(item) > 253 or not IMAGE_HOST_RE.fullmatch(item):
             raise Invalid(
-                f"item {index}: expected a slug of at most {SLUG_MAX} characters; got {len(item):,}"
+                f"item {index}: expected a host name such as images.pexels.com (lowercase letters, digits, "
+                f"'-' and '.'; no scheme, port or path); got {describe(item)}"
             )
-        if not isinstance(item, str) or not SLUG_RE.match(item):
-            raise Invalid(f"item {index}: expected a slug ({SLUG_RULE}); got {describe(item)}")
         if item in value[:index]:
             raise Invalid(f"item {index}: {item!r} is listed twice")
     return value
@@ -352,6 +442,11 @@ def tag_list(value):
             raise Invalid(
                 f"item {index}: {describe(tag)} has no letter or digit to make its address "
                 "(/tags/<slug>) from"
+            )
+        if slug in RESERVED_TAG_SLUGS:
+            raise Invalid(
+                f"item {index}: {describe(tag)} would have the address /tags/{slug}, which is not a "
+                f"tag's to take ({RESERVED_TAG_SLUGS[slug]}); spell the tag otherwise"
             )
         if len(slug.encode()) > TAG_SLUG_MAX_BYTES:
             raise Invalid(
@@ -403,7 +498,7 @@ PROJECT = {
     "caseStudy": Field(string_map, required=False, default=[]),
     "image": Field(media_path, required=False, default=""),
     "imageAlt": Field(text, required=False, default=""),
-    "aliases": Field(slug_list, required=False, default=[]),
+    "aliases": Field(alias_list, required=False, default=[]),
 }
 
 ARTICLE = {
@@ -414,7 +509,7 @@ ARTICLE = {
     "draft": Field(boolean, required=False, default=False),
     "image": Field(media_path, required=False, default=""),
     "imageAlt": Field(text, required=False, default=""),
-    "aliases": Field(slug_list, required=False, default=[]),
+    "aliases": Field(alias_list, required=False, default=[]),
 }
 
 STACK_MODEL = {
@@ -451,6 +546,7 @@ SITE = {
     "image": Field(media_path, required=False, default=""),
     "links": Field(records(SITE_LINK), required=False, default=[]),
     "contentSignals": Field(content_signals, required=False, default=CONTENT_SIGNALS),
+    "imageHosts": Field(host_list, required=False, default=[]),
 }
 
 

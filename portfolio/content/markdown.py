@@ -31,6 +31,8 @@ def heading_id(text, separator):
 
 
 EXTENSIONS = [
+    # ```ts title="x.ts": still code (fences.py).
+    "portfolio.content.fences:FenceInfoExtension",
     "fenced_code",
     "codehilite",
     "tables",
@@ -57,7 +59,7 @@ EXTENSION_CONFIGS = {
 }
 # Part of importer.IMPORT_VERSION: bump it when the output above changes, so that the next
 # import re-renders every body instead of keeping HTML made by the old settings.
-RENDER_VERSION = "5"
+RENDER_VERSION = "6"
 
 
 # Ordinary markdown renders at 0.6 s per MB on this machine (prose), a page of code or links in

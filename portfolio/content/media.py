@@ -118,7 +118,7 @@ def discover(content_dir):
         for name in list(dirs):
             if is_ignored(name):
                 dirs.remove(name)
-            elif not MEDIA_SEGMENT_RE.match(name):
+            elif not MEDIA_SEGMENT_RE.fullmatch(name):
                 dirs.remove(name)
                 errors.append(bad_name(f"{FOLDER}/{prefix}{name}/"))
             elif os.path.islink(os.path.join(folder, name)):
@@ -129,7 +129,7 @@ def discover(content_dir):
             if is_ignored(name):
                 continue
             path = os.path.join(folder, name)
-            if not MEDIA_SEGMENT_RE.match(name):
+            if not MEDIA_SEGMENT_RE.fullmatch(name):
                 errors.append(bad_name(f"{FOLDER}/{prefix}{name}"))
             elif problem := entry_problem(Path(path), content_dir, expected="a media file"):
                 errors.append(ContentError(f"{FOLDER}/{prefix}{name}", "file", problem))
@@ -202,7 +202,7 @@ def svg_size(raw):
     if tag is None:
         raise InvalidImage("expected an SVG file with an <svg> element near its start")
     attrs = {m[1].decode().lower(): (m[2] or m[3] or b"").decode() for m in SVG_ATTR.finditer(tag[0])}
-    width, height = (SVG_LENGTH.match(attrs.get(name, "")) for name in ("width", "height"))
+    width, height = (SVG_LENGTH.fullmatch(attrs.get(name, "")) for name in ("width", "height"))
     if width and height:
         return round(float(width[1])), round(float(height[1]))
     box = attrs.get("viewbox", "").replace(",", " ").split()

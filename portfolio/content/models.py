@@ -1,6 +1,7 @@
 """What the content folder holds, mirrored in the database. The files are the source of truth:
 rows are written only by the importer (portfolio.content.importer)."""
 
+import contextvars
 import functools
 import re
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ from django.urls import reverse
 
 from portfolio.reversing import reverse_slug, slug_reverser
 
-from .loader import LINE_MAX, SLUG_MAX, TAG_SLUG_MAX_BYTES
+from .loader import ALIAS_PATH_MAX, LINE_MAX, SLUG_MAX, TAG_SLUG_MAX_BYTES
 
 
 class Imported(models.Model):
@@ -222,6 +223,25 @@ class Alias(models.Model):
         return f"{self.collection}/{self.slug} -> {self.target}"
 
 
+class PathAlias(models.Model):
+    """An earlier absolute path of a project or article (its front matter's `aliases`: an address
+    on the site before this one), which answers 301 to the item's page
+    (portfolio.content.aliases). Written by the importer with its item."""
+
+    collection = models.CharField(max_length=20, choices=Alias.Collection)
+    path = models.CharField(max_length=ALIAS_PATH_MAX, unique=True, help_text="The path as written.")
+    target = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The item's slug now.")
+
+    class Meta:
+        ordering = ["path"]
+        verbose_name = "path alias"
+        verbose_name_plural = "path aliases"
+        indexes = [models.Index(fields=["collection", "target"], name="path_alias_target")]
+
+    def __str__(self):
+        return f"{self.path} -> {self.collection}/{self.target}"
+
+
 class Tagging(models.Model):
     """One published item's use of one tag (an article's `tags` entry, a project's `stack` entry),
     written by the importer with the item: the tag pages' index. A draft's tags are not here:
@@ -250,6 +270,10 @@ class Tagging(models.Model):
         return f"{self.kind}/{self.item}: {self.name}"
 
 
+# The site identity read in the current request, when Site.read_once() is on.
+_request_reads = contextvars.ContextVar("site_reads", default=None)
+
+
 class Site(Imported):
     """The site's identity from site.yaml (one row)."""
 
@@ -261,6 +285,9 @@ class Site(Imported):
     links = models.JSONField(default=list, blank=True, help_text="The owner's profiles: [{name, url}].")
     content_signals = models.JSONField(
         default=dict, blank=True, help_text="robots.txt's Content-Signal: {search, ai-input, ai-train}."
+    )
+    image_hosts = models.JSONField(
+        default=list, blank=True, help_text="site.yaml's imageHosts: hosts whose images bodies may show."
     )
 
     class Meta:
@@ -278,7 +305,26 @@ class Site(Imported):
     @classmethod
     def load(cls):
         """The imported site identity (the importer guarantees there is one)."""
-        return cls._pinned or cls.objects.get()
+        if cls._pinned:
+            return cls._pinned
+        read = _request_reads.get()
+        if read is None:
+            return cls.objects.get()
+        if "site" not in read:
+            read["site"] = cls.objects.get()
+        return read["site"]
+
+    @classmethod
+    @contextmanager
+    def read_once(cls):
+        """Within one request (pages.middleware.SecurityHeadersMiddleware), the identity is read
+        at most once, by whichever asks first: a page's context and its security headers share it.
+        Per request context, so the authoring server's threads each have their own."""
+        token = _request_reads.set({})
+        try:
+            yield
+        finally:
+            _request_reads.reset(token)
 
     @classmethod
     @contextmanager

@@ -8,7 +8,10 @@ In a markdown body (body_links.py, a treeprocessor of portfolio.content.markdown
   gets its width, height, lazy loading and, for a large raster image, `srcset` and `sizes`;
 - `../articles/other.md`, `other.md` (an item's file) becomes the item's page address, and
   `/projects/<slug>`, `/articles/<slug>` are kept as written;
-- anything absolute (`https://`, `mailto:`), fragments and other site paths (`/stack`) are left alone.
+- anything absolute (`https://`, `mailto:`), fragments and other site paths (`/stack`) are left
+  alone; but an image from another host (`![](https://host/x.png)`, or an <img> in raw HTML,
+  which is published as written) is recorded as a reference to its host, which site.yaml's
+  `imageHosts` must list (the pages' Content-Security-Policy allows no other).
 
 Front matter `image` (projects, articles, site.yaml) names a media file too. A reference to a
 media file or item that does not exist, or to a draft article, is an import error naming the
@@ -20,9 +23,9 @@ file did not change. A draft's own references are not checked: a draft is never 
 import hashlib
 import re
 
-from .body_links import Document, current_document, media_index
+from .body_links import IMAGE_HOST, Document, current_document, media_index
 from .loader import ContentError, ContentInvalid
-from .models import Article, Project, Reference
+from .models import Article, Project, Reference, Site
 
 COLLECTIONS = {"projects": Project, "articles": Article}
 
@@ -95,10 +98,13 @@ class Checker:
         self.published = {}  # {"articles/slug": bool} of the parsed items
         self.vanished = {"media/" + path for path in deleted_media}
         self.vanished |= {rel.removesuffix(".md") for rel in deleted_files if rel.endswith(".md")}
+        self.image_hosts = None  # site.yaml's imageHosts when this import parses it
 
     def parsed(self, found):
         if found.fields is None:
             return  # same bytes as stored: its stored references stand
+        if found.rel == "site.yaml":
+            self.image_hosts = set(found.fields.get("imageHosts", []))
         target = found.rel.removesuffix(".md")
         if found.rel.endswith(".md"):
             self.published[target] = not found.fields.get("draft", False)
@@ -108,16 +114,30 @@ class Checker:
 
     def problems(self):
         checked = [(rel, *ref) for rel, refs in self.references.items() for ref in refs]
-        stored = Reference.objects.filter(target__in=sorted(self.vanished)) if self.vanished else []
+        hosts = self.allowed_hosts()
+        vanished = sorted(self.vanished | self.removed_hosts(hosts))
+        stored = Reference.objects.filter(target__in=vanished) if vanished else []
         checked += [
             (ref.source, ref.line, ref.target, ref.written)
             for ref in stored
             if ref.source not in self.references and ref.source not in self.deleted
         ]
-        status = self.item_status({target for _, _, target, _ in checked if not target.startswith("media/")})
+        items = {target for _, _, target, _ in checked if not target.startswith(("media/", IMAGE_HOST))}
+        status = self.item_status(items)
         problems = []
         for rel, line, target, written in checked:
-            if target.startswith("media/"):
+            if target.startswith(IMAGE_HOST):
+                host = target.removeprefix(IMAGE_HOST)
+                if host not in hosts:
+                    problems.append(
+                        ContentError(
+                            rel,
+                            f"line {line}",
+                            f"shows an image from {host} ({written[:200]!r}), which site.yaml's imageHosts "
+                            "does not list: add the host there, or copy the image under media/",
+                        )
+                    )
+            elif target.startswith("media/"):
                 if target[6:] not in self.media:
                     problems.append(problem(rel, line, written, f"{target} does not exist"))
             elif status.get(target) is None:
@@ -125,6 +145,24 @@ class Checker:
             elif status[target] is False:
                 problems.append(problem(rel, line, written, f"{target}.md is a draft (a link would leak it)"))
         return problems
+
+    def allowed_hosts(self):
+        """The image hosts site.yaml lists after this import."""
+        if self.image_hosts is not None:
+            return self.image_hosts
+        return set(Site.objects.values_list("image_hosts", flat=True).first() or [])
+
+    def removed_hosts(self, hosts):
+        """The image references of hosts an edit of site.yaml took off its list: files that did
+        not change may still show their images."""
+        if self.image_hosts is None:
+            return set()
+        used = (
+            Reference.objects.filter(target__startswith=IMAGE_HOST)
+            .order_by()
+            .values_list("target", flat=True)
+        )
+        return {target for target in used.distinct() if target.removeprefix(IMAGE_HOST) not in hosts}
 
     def item_status(self, targets):
         """{target: True (published), False (draft) or None (no such item)} after this import."""

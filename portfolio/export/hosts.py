@@ -7,7 +7,8 @@ Host differences this handles:
   `/api/v1/projects/x.json`; a rule that rewrites `.json` paths to themselves comes first. Netlify
   serves an existing file first, so there the extra rule never fires.
 - Cloudflare allows 2,000 static and 100 dynamic rules: the rules below are 4 static and 4 dynamic
-  however many articles there are, plus 5 static rules per alias of a renamed item.
+  however many articles there are, plus 5 static rules per alias of a renamed item and one per
+  spelling of an absolute-path alias (portfolio/content/aliases.py's `spellings`).
 - A renamed item's old addresses answer 301 (portfolio/content/aliases.py). Those rules come
   first: Netlify applies the first rule that matches, and `/api/v1/projects/:slug.json` would
   catch an old `.json` address; Cloudflare counts every rule after the first dynamic one as
@@ -21,13 +22,12 @@ Host differences this handles:
   `Referrer-Policy`, `Cache-Control`...).
 """
 
+import html
 import re
-from urllib.parse import urlsplit
-
-from django.conf import settings
+from urllib.parse import unquote
 
 from pages.negotiation import CATALOG_LINK
-from portfolio.content.models import Site
+from pages.security import content_security_policy, security_headers
 
 # (source, destination) of 200 rewrites, in order: the topmost matching rule wins.
 REWRITES = [
@@ -80,39 +80,6 @@ ATOM = ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]
 CATALOG_TYPE = 'Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
 
 
-def content_security_policy():
-    """What the pages need and nothing else: their own styles, scripts (files, never inline),
-    images and fonts; no framing; the form posts (and contact.js fetches) to the site, or to the
-    contact service when it is on another origin (CONTACT_SERVICE_URL).
-
-    'wasm-unsafe-eval': the search (/search, Pagefind) compiles its WebAssembly, in a worker
-    started from /pagefind/ and, failing that, in the page. It lets the site's own scripts compile
-    WebAssembly and nothing more: no eval() of strings, no inline script. Site-wide because one
-    page cannot be given a wider policy on every host: Netlify adds a `/search` rule's policy to
-    the `/*` rule's (two policies, both enforced, so the narrower wins) and cannot remove one, and
-    the worker's own response needs it as well."""
-    contact = ""
-    service = urlsplit(settings.CONTACT_SERVICE_URL)
-    if service.scheme and service.netloc:
-        site = urlsplit(Site.load().base_url)
-        if (service.scheme, service.netloc) != (site.scheme, site.netloc):
-            contact = f" {service.scheme}://{service.netloc}"
-    return (
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self'; "
-        f"font-src 'self'; manifest-src 'self'; connect-src 'self'{contact}; form-action 'self'{contact}; "
-        "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
-    )
-
-
-def security_headers():
-    return [
-        f"Content-Security-Policy: {content_security_policy()}",
-        "X-Content-Type-Options: nosniff",
-        "Referrer-Policy: strict-origin-when-cross-origin",
-        "Permissions-Policy: camera=(), microphone=(), geolocation=(), payment=(), usb=()",
-    ]
-
-
 def header_rules():
     """(path pattern, headers) of `_headers`. Several rules may match one path (Cloudflare and
     Netlify apply them all), but never two that set the same header: Cloudflare would join the
@@ -147,6 +114,8 @@ def header_rules():
 
 # The include of deploy/nginx.conf that holds the moves, written beside `_redirects`.
 NGINX_REDIRECTS = "_redirects.nginx.conf"
+PLAIN_PATH = re.compile(r"[A-Za-z0-9/._~-]+")
+
 # What `wrangler deploy` (deploy/wrangler.json) leaves out of a Worker's static assets.
 ASSETS_IGNORE = ".assetsignore"
 
@@ -168,11 +137,60 @@ def redirects_file(extra_rules=(), moves=()):
 
 
 def nginx_redirects(moves):
-    """The include of deploy/nginx.conf's server: an exact location per old address, which wins
-    over every other location. The query is kept, as Cloudflare and Netlify keep it."""
-    lines = ["# Old addresses of renamed items (front matter `aliases`), written by the build."]
-    lines += [f"location = {old} {{ return 301 {new}$is_args$args; }}" for old, new in moves]
+    """The include of deploy/nginx.conf's server: the Content-Security-Policy (its `img-src`
+    names site.yaml's imageHosts) in `$portfolio_csp`, which the server's add_header sends, then
+    an exact location per old address, which wins over every other location. The query is kept,
+    as Cloudflare and Netlify keep it."""
+    lines = ["# The site's Content-Security-Policy, written by the build (as in _headers)."]
+    lines += [f'set $portfolio_csp "{content_security_policy()}";']
+    lines += ["# Old addresses of renamed items (front matter `aliases`), written by the build."]
+    lines += [f"location = {nginx_location(old)} {{ return 301 {new}$is_args$args; }}" for old, new in moves]
     return "\n".join(lines) + "\n"
+
+
+def nginx_location(path):
+    """An exact location's path: nginx compares it with the request's decoded path, so a
+    percent-encoded path (an absolute-path alias, `/caf%C3%A9/`) is written decoded, and quoted
+    when it holds more than plain path characters (`;` would end the directive)."""
+    decoded = unquote(path)
+    return decoded if PLAIN_PATH.fullmatch(decoded) else f'"{decoded}"'
+
+
+def redirect_pages(moves, base_url):
+    """{file: HTML} for a host without redirect rules (settings.REDIRECT_PAGES: GitHub Pages):
+    each old page address a static file can hold, as a page that sends the reader on, as Hugo
+    writes its aliases: a meta refresh, the canonical link, a plain link, and noindex. The
+    markdown twins' and API documents' old addresses are left out: no page can stand for them."""
+    pages = {}
+    for old, new in moves:
+        name = redirect_page_file(old)
+        if name:
+            pages.setdefault(name, redirect_page(base_url + new))
+    return pages
+
+
+def redirect_page_file(old):
+    """The file a static host serves the old address `old` from, or None for an old address of
+    a markdown twin or an API document: `/posts/a/` is posts/a/index.html, `/posts/a` and
+    `/posts/a.html` are posts/a.html (GitHub Pages serves `/posts/a` from it)."""
+    path = unquote(old)
+    if path.startswith("/api/") or path.endswith(".md"):
+        return None
+    if path.endswith("/"):
+        return path[1:] + "index.html"
+    return path[1:] if path.endswith(".html") else path[1:] + ".html"
+
+
+def redirect_page(url):
+    url = html.escape(url)
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>Moved to {url}</title>\n"
+        f'<link rel="canonical" href="{url}">\n'
+        '<meta name="robots" content="noindex">\n'
+        f'<meta http-equiv="refresh" content="0; url={url}">\n'
+        f'</head>\n<body>\n<p>This page has moved to <a href="{url}">{url}</a>.</p>\n</body>\n</html>\n'
+    )
 
 
 def headers_file():
@@ -194,7 +212,7 @@ def headers_for(path, rules=None, *, netlify=False):
     `! Name` (docs/hosting.md says what that leaves)."""
     found = {}
     for pattern, headers in rules or header_rules():
-        match = _compile(pattern).match(path)
+        match = _compile(pattern).fullmatch(path)
         if match:
             for header in headers:
                 if header.startswith("! "):
@@ -221,7 +239,7 @@ _RULES = [(_compile(source), destination) for source, destination in REWRITES]
 def rewrite(path):
     """The path a host serves for `path` after the rewrite rules (the first match wins)."""
     for regex, destination in _RULES:
-        match = regex.match(path)
+        match = regex.fullmatch(path)
         if match:
             return re.sub(r":([A-Za-z]\w*)", lambda m, found=match: found.group(m.group(1)), destination)
     return path

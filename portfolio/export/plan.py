@@ -284,6 +284,12 @@ def plan(build):
         hosts.NGINX_REDIRECTS: hosts.nginx_redirects(moves),
         hosts.ASSETS_IGNORE: hosts.assets_ignore(),
     }
+    build.redirect_pages = hosts.redirect_pages(moves, build.base_url) if settings.REDIRECT_PAGES else {}
+    build.host_files.update(build.redirect_pages)
+    if taken := sorted(set(build.redirect_pages) & {target.path for target in build.targets}):
+        raise BuildFailed(
+            [f"{path}: an old address's redirect page and a page of the site" for path in taken]
+        )
     previous = build.previous.get("files", {})
     build.carried, build.to_render = [], []
     for target in build.targets:

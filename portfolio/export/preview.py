@@ -79,7 +79,7 @@ def rule_regex(pattern):
     """As Cloudflare's rules engine: `*` is a splat (anything), `:name` one path segment."""
     regex = "(?P<splat>.*)".join(re.escape(part) for part in pattern.split("*"))
     regex = re.sub(r":([A-Za-z]\w*)", r"(?P<\1>[^/]+)", regex.replace(r"\:", ":"))
-    return re.compile(f"^{regex}$")
+    return re.compile(regex)  # matched against the whole path (fullmatch)
 
 
 def fill(template, groups):
@@ -160,14 +160,14 @@ class Rules:
         if path in self.static_redirects:
             return self.static_redirects[path]
         for regex, status, target in self.dynamic_redirects:
-            match = regex.match(path)
+            match = regex.fullmatch(path)
             if match:
                 return status, fill(target, match.groupdict())
         return None
 
     def headers_for(self, path):
         for regex, values, removed in self.headers.values():
-            match = regex.match(path)
+            match = regex.fullmatch(path)
             if match:
                 yield {name: fill(value, match.groupdict()) for name, value in values.items()}, removed
 
@@ -208,13 +208,37 @@ class Answer:
         return f"{self.status} {REASONS.get(self.status, '')}".strip()
 
 
-def normalize(raw_path):
-    """The path as a URL parser leaves it: dot segments resolved, unsafe characters escaped."""
-    path = quote(raw_path, safe="/%:@!$&'()*+,;=-._~[]|^")
+# What a URL path may hold unescaped (RFC 3986's pchar and '/'), as URL parsers leave it.
+URL_SAFE = "/:@!$&'()*+,;=-._~[]|^"
+# Files a host never serves, in any letter case (a case-insensitive file system would find
+# `/_Redirects`): Cloudflare's and Netlify's rules, nginx's include of deploy/nginx.conf.
+RULES_FILES = {"_redirects", "_headers", "_redirects.nginx.conf", "_worker.js"}
+
+
+def _resolve(path):
+    """`path` with its dot segments and repeated slashes resolved, its trailing slash kept."""
     resolved = posixpath.normpath(path) if path not in ("", "/") else "/"
     if path.endswith("/") and resolved != "/":
         resolved += "/"
     return "/" + resolved.lstrip("/")
+
+
+def normalize(raw_path):
+    """The path as a URL parser leaves it: dot segments resolved, unsafe characters escaped."""
+    return _resolve(quote(raw_path, safe=URL_SAFE + "%"))
+
+
+def canonical(raw_path):
+    """The one spelling of a request's path that every rule and the file lookup see: percent-
+    decoded (UTF-8; other bytes kept as the file system's bytes), a backslash read as a slash
+    (as browsers read it), then dot segments resolved, those written `%2e` or made by an encoded
+    slash included: `/x/%2e%2e/_redirects` and `/x%2f..%2f_redirects` are `/_redirects`."""
+    return _resolve(unquote(raw_path.replace("\\", "/"), errors="surrogateescape"))
+
+
+def encoded(path):
+    """A canonical path as a URL's path: UTF-8, percent-encoded (so a Location header is ASCII)."""
+    return quote(path.encode("utf-8", "surrogateescape"), safe=URL_SAFE)
 
 
 class StaticHost:
@@ -235,13 +259,14 @@ class StaticHost:
     def find(self, path):
         """The file for a decoded URL path, or None: regular files only (no folder, no symlink)
         whose real path lies inside the folder (a linked folder inside it may point anywhere),
-        never the rules files themselves."""
-        if path in ("/_redirects", "/_headers", "/_worker.js"):
-            return None
+        never the rules files themselves, however the path reaches them."""
         candidate = Path(posixpath.normpath(str(self.folder) + "/" + path.lstrip("/")))
-        if not Path(os.path.realpath(candidate)).is_relative_to(self.folder):
-            return None
         try:
+            real = Path(os.path.realpath(candidate))
+            if not real.is_relative_to(self.folder):
+                return None
+            if real.relative_to(self.folder).as_posix().lower() in RULES_FILES:
+                return None
             return candidate if stat.S_ISREG(candidate.lstat().st_mode) else None
         except (OSError, ValueError):
             return None
@@ -251,7 +276,7 @@ class StaticHost:
         markdown form answers it to an Accept that prefers markdown (pages/negotiation.py), and
         both its answers say `Vary: Accept`."""
         request_headers = request_headers or {}
-        pathname = normalize(raw_path)
+        pathname = encoded(canonical(raw_path))
         if method not in ("GET", "HEAD") or not MARKDOWN_PAGE.match(pathname):
             return self._answer(method, raw_path, query, request_headers)
         if prefers_markdown(request_headers.get("accept")):
@@ -264,11 +289,11 @@ class StaticHost:
         return answer
 
     def _answer(self, method, raw_path, query, request_headers):
-        pathname = normalize(raw_path)
+        path = canonical(raw_path)
         search = f"?{query}" if query else ""
         rules = self.rules
-        answer = self._respond(method, pathname, search, rules, request_headers)
-        self._attach_headers(answer, pathname, rules)
+        answer = self._respond(method, path, search, rules, request_headers)
+        self._attach_headers(answer, encoded(path), rules)
         if answer.status == 404:
             answer.headers.delete("Cache-Control")
             answer.headers.append("Cache-Control", "no-store")
@@ -277,7 +302,9 @@ class StaticHost:
         return answer
 
     def _respond(self, method, pathname, search, rules, request_headers):
-        redirect = rules.redirect_for(pathname)
+        """`pathname` is canonical(): decoded, its dot segments resolved. The rules files match
+        it as a URL path; the host's own redirects encode the path they name."""
+        redirect = rules.redirect_for(encoded(pathname))
         if redirect:
             status, target = redirect
             if status == 200:
@@ -286,35 +313,34 @@ class StaticHost:
                 return self._redirect(status, _location(target, search), strip=False)
         if method not in ("GET", "HEAD"):
             return Answer(405, Headers())
-        try:
-            pathname = unquote(pathname, errors="strict")
-        except UnicodeDecodeError:
-            pass
-        find, serve, moved = self.find, self._serve, self._redirect
+        find, serve = self.find, self._serve
+
+        def moved(status, path):
+            return self._redirect(status, encoded(path) + search)
 
         if pathname.endswith("/"):
             if file := find(pathname + "index.html"):
                 return serve(file, request_headers)
             if pathname.endswith("/index/"):
-                return moved(308, f"/{pathname[1 : -len('index/')]}{search}")
+                return moved(308, f"/{pathname[1 : -len('index/')]}")
             if find(pathname[:-1] + ".html"):
-                return moved(308, f"/{pathname[1:-1]}{search}")
+                return moved(308, f"/{pathname[1:-1]}")
             return self._not_found(pathname)
         if file := find(pathname):
             if not pathname.endswith(".html"):
                 return serve(file, request_headers)
             extensionless = pathname[: -len(".html")]
             if extensionless.endswith("/index"):
-                return moved(308, extensionless[: -len("index")] + search)
+                return moved(308, extensionless[: -len("index")])
             if find(extensionless) or extensionless == "/":
                 return serve(file, request_headers)
-            return moved(308, extensionless + search)
+            return moved(308, extensionless)
         if pathname.endswith("/index"):
-            return moved(308, f"/{pathname[1 : -len('index')]}{search}")
+            return moved(308, f"/{pathname[1 : -len('index')]}")
         if file := find(pathname + ".html"):
             return serve(file, request_headers)
         if find(pathname + "/index.html"):
-            return moved(308, f"{pathname}/{search}")
+            return moved(308, f"{pathname}/")
         return self._not_found(pathname)
 
     def _serve(self, file, request_headers):
@@ -335,6 +361,9 @@ class StaticHost:
         Its own redirects never start with `//` (no open redirect); `_redirects` rules may."""
         if strip:
             location = re.sub(r"^(/|%2F|%2f|%5C|%5c|%09|\s|\\)+(.*)", r"/\2", location)
+        # Percent-encoded UTF-8 whatever the rule or the path held: a header is Latin-1 bytes, and
+        # a value that is not would fail the answer after its status line was sent.
+        location = quote(location, safe=URL_SAFE + "%?#")
         headers = Headers()
         headers.set("Location", location)
         if status == 308:
@@ -383,8 +412,8 @@ def _stat_key(path):
 
 
 def _path_of(target):
-    """The path of a rewrite target (which may carry a query)."""
-    return normalize(target.split("?", 1)[0].split("#", 1)[0])
+    """The canonical path of a rewrite target (which may carry a query)."""
+    return canonical(target.split("?", 1)[0].split("#", 1)[0])
 
 
 def _location(target, search):

@@ -21,7 +21,10 @@ from . import manifest, plan
 def publish(build):
     with signals_held():  # the folder and its manifest change together
         if build.in_place:
-            stale = set(build.previous.get("files", {})) - build.files
+            # The host files too: a redirect page (REDIRECT_PAGES) goes with its alias.
+            stale = (
+                set(build.previous.get("files", {})) | set(build.previous.get("host_files", {}))
+            ) - build.files
             move_into(build.stage, build.out_dir, sorted(build.written), stale)
         else:
             swap(build.stage, build.out_dir)

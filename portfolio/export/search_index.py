@@ -177,8 +177,13 @@ def run_pagefind(jobs, workers):
             return f"{FOLDER}/{bundle}/: Pagefind failed (exit status {done.returncode}): {said}"
         return None
 
-    with ThreadPoolExecutor(max(1, workers)) as pool:
+    pool = ThreadPoolExecutor(max(1, workers))
+    try:
         problems = [problem for problem in pool.map(one, jobs) if problem]
+    finally:
+        # On Ctrl-C or SIGTERM, no further Pagefind starts; the running ones end (a Ctrl-C
+        # reaches them too) before the build's one line is printed.
+        pool.shutdown(wait=True, cancel_futures=True)
     if problems:
         raise BuildFailed(problems)
 

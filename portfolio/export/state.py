@@ -48,6 +48,7 @@ class Build:
     base_url: str = ""
     drafts: list = field(default_factory=list)  # [(slug, title)] of every draft article
     host_files: dict = field(default_factory=dict)  # {"_headers": text, "_redirects": text}
+    redirect_pages: dict = field(default_factory=dict)  # {file: HTML} of host_files (REDIRECT_PAGES)
 
     # render.py: where the new files are, and what was rendered.
     stage: Path | None = None

@@ -53,6 +53,9 @@ SLUG_FIELD = re.compile(rb'"slug":"([a-z0-9_-]*)"')
 TITLE_FIELD = re.compile(rb'"title":("[^"\\]*(?:\\.[^"\\]*)*")')  # unrolled: 3x faster
 SITEMAP_FILE = re.compile(r"sitemap[^/]*\.xml")
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
+# Where a redirect page (hosts.redirect_page) names its target: the canonical and plain links'
+# href, the refresh's url.
+REDIRECT_TARGET = re.compile(r'(?:href="|; url=)([^"]+)"')
 # Media addresses in a page: attribute values (src, href, og:image's content), srcset candidates
 # and JSON-LD images, root-relative or absolute. A quoted value holding /media/ is found first
 # (the search skips to each quote), then what stands before it: one pattern with the attribute
@@ -113,10 +116,13 @@ def llms_txt_problems(path, body):
 
 
 class Verifier:
-    def __init__(self, base_url, files, openapi, drafts):
-        """`files`: every path of the new build; `drafts`: [(slug, title)] of every draft."""
+    def __init__(self, base_url, files, openapi, drafts, redirect_pages=()):
+        """`files`: every path of the new build; `drafts`: [(slug, title)] of every draft;
+        `redirect_pages`: the files among them that send the reader from an old address on
+        (hosts.redirect_pages), which are no item's page."""
         self.base_url = base_url
         self.files = files
+        self.redirect_pages = set(redirect_pages)
         self.schema = ResponseCheck(openapi)
         self.drafts = drafts
         self.served = {}  # {url: whether the build serves it}, for check_link
@@ -257,7 +263,9 @@ class Verifier:
                 ("API detail", rf"api/v1/{key}/([^/]+)\.json"),
                 ("page", rf"{key}/([^/]+)\.html"),
             ):
-                built = {m[1] for m in map(re.compile(pattern).fullmatch, self.files) if m}
+                built = {
+                    m[1] for m in map(re.compile(pattern).fullmatch, self.files - self.redirect_pages) if m
+                }
                 if built != listed:
                     problems.append(
                         f"{path}: the list and the {kind} files disagree on {sorted(built ^ listed)[:10]}"
@@ -272,6 +280,20 @@ class Verifier:
             if changed is None or path in changed:
                 for match in SITEMAP_LOC.finditer(read(path).decode()):
                     problems += self.check_link(path, html.unescape(match.group("url")))
+        return problems
+
+    def check_redirect_pages(self, read):
+        """Each page an old address is written as (REDIRECT_PAGES) sends the reader, by its
+        refresh, canonical link and plain link alike, to an address the build serves, and is
+        marked noindex."""
+        problems = []
+        for path in sorted(self.redirect_pages):
+            body = read(path).decode()
+            urls = set(REDIRECT_TARGET.findall(body))
+            if len(urls) != 1 or '<meta name="robots" content="noindex">' not in body:
+                problems.append(f"{path}: expected a redirect page with one target and noindex")
+                continue
+            problems += self.check_link(path, html.unescape(urls.pop()))
         return problems
 
     # --- beyond the spec: markdown twins, llms-full.txt, the API catalog ----------------------
@@ -459,7 +481,8 @@ def verify(build):
     """Check the new build's files; BuildFailed names every problem found, the host's limits
     the output would break first (limits.py)."""
     limits = host_limit_problems(build)
-    verifier = Verifier(build.base_url, build.files, json.loads(build.read("openapi.json")), build.drafts)
+    openapi = json.loads(build.read("openapi.json"))
+    verifier = Verifier(build.base_url, build.files, openapi, build.drafts, build.redirect_pages)
     previous = build.previous
     # Per file, on what this build rendered (the rest passed these checks when it was made).
     rendered = sorted(set(build.rendered) - set(build.host_files))
@@ -481,6 +504,7 @@ def verify(build):
     same = not drafts_changed and now == before | set(build.host_files)
     problems += verifier.check_site(build.read, build.written if same else None)
     problems += verifier.check_agent_surfaces(build.read, build.size_of, build.rendered)
+    problems += verifier.check_redirect_pages(build.read)
     if limits or problems:
         raise BuildFailed(limits + problems)
 

@@ -3,14 +3,28 @@ from django.forms.models import model_to_dict
 
 from portfolio.content.importer import import_content
 from portfolio.content.loader import ContentInvalid
-from portfolio.content.models import Alias, Article, DailyDriver, Project, Site, Stack, StackModel, Tagging
+from portfolio.content.models import (
+    Alias,
+    Article,
+    DailyDriver,
+    PathAlias,
+    Project,
+    Reference,
+    Site,
+    Stack,
+    StackModel,
+    Tagging,
+)
+
+# Every table an import writes.
+MODELS = [Project, Article, Alias, PathAlias, Reference, Site, Stack, StackModel, DailyDriver, Tagging]
 
 
 def database_state():
     """Every imported row, as plain data: compare before/after to prove nothing was written."""
     return {
         model.__name__: [model_to_dict(row) | {"pk": row.pk} for row in model.objects.order_by("pk")]
-        for model in (Project, Article, Alias, Site, Stack, StackModel, DailyDriver, Tagging)
+        for model in MODELS
     }
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from portfolio.content.models import Article, Project, Site, Stack
+from portfolio.content.models import Article, PathAlias, Project, Site, Stack
 from tests.content_builder import DRAFT_TITLE
 
 
@@ -48,3 +48,14 @@ def test_filter_by_tag_and_search_body(admin_client):
     assert [p.slug for p in by_status] == ["beta_two"]
     featured = admin_client.get(projects, {"featured__exact": "1"}).context["cl"].result_list
     assert [p.slug for p in featured] == ["alpha-one"]
+
+
+def test_path_aliases_are_listed_read_only(admin_client):
+    response = admin_client.get(reverse("admin:content_pathalias_changelist") + "?q=alpha")
+    assert response.status_code == 200
+    assert [str(row) for row in response.context["cl"].result_list] == [
+        "/work/alpha-project/ -> projects/alpha-one"
+    ]
+    assert admin_client.get(reverse("admin:content_pathalias_add")).status_code == 403
+    row = PathAlias.objects.first()
+    assert admin_client.post(reverse("admin:content_pathalias_delete", args=[row.pk])).status_code == 403

@@ -8,7 +8,7 @@ import pytest
 from portfolio.content.aliases import moves
 from portfolio.content.importer import import_content
 from portfolio.content.loader import ContentInvalid
-from portfolio.content.models import Alias
+from portfolio.content.models import Alias, PathAlias
 from tests.content_builder import MOVED, NOT_MOVED, article, project, write_content
 
 from .helpers import assert_named_error, database_state
@@ -16,7 +16,8 @@ from .helpers import assert_named_error, database_state
 P = "projects/renamed.md"
 A = "articles/renamed.md"
 
-LIST = "expected a list of slugs such as [old-name]; got"
+LIST = "expected a list of slugs or absolute paths such as [old-name, /posts/old-name/]; got"
+PATH = "expected an absolute path such as /posts/old-title/"
 CASES = [
     # (id, file, content, fragment of the expected message)
     ("not a list", P, project(aliases="old-name"), f"{LIST} 'old-name'"),
@@ -26,11 +27,48 @@ CASES = [
     ("a list in the list", A, article(aliases="[[old]]"), "item 0: expected a slug"),
     ("not a slug", P, project(aliases='["Old Name"]'),
      "item 0: expected a slug (lowercase letters and digits"),
-    ("a path", A, article(aliases="[articles/old]"), "got 'articles/old'"),
+    ("a relative path", A, article(aliases="[articles/old]"),
+     "item 0: expected a slug (lowercase letters and digits, with single '-' or '_' between them) or an "
+     "absolute path (/posts/old-name/); got 'articles/old'"),
     ("double dash", A, article(aliases="[old--name]"), "got 'old--name'"),
     ("too long", P, project(aliases=f"[{'a' * 201}]"),
      "item 0: expected a slug of at most 200 characters; got 201"),
     ("listed twice", A, article(aliases="[old, older, old]"), "item 2: 'old' is listed twice"),
+    ("a path with a space", A, article(aliases='["/posts/old title/"]'), f"item 0: {PATH}"),
+    ("a path with a query", A, article(aliases='["/posts/old?page=2"]'), f"item 0: {PATH}"),
+    ("a path with a fragment", A, article(aliases='["/posts/old#top"]'), f"item 0: {PATH}"),
+    ("a path with unencoded non-ASCII", A, article(aliases='["/posts/café/"]'), f"item 0: {PATH}"),
+    ("a path with an encoded ASCII character", A, article(aliases='["/posts/%41b/"]'), f"item 0: {PATH}"),
+    ("a path with a placeholder", A, article(aliases='["/posts/:slug/"]'), "no query, fragment, ':' or '*'"),
+    ("a path with a splat", A, article(aliases='["/posts/*"]'), "no query, fragment, ':' or '*'"),
+    ("a path with ..", A, article(aliases='["/posts/../admin/"]'), "without '.' or '..' segments"),
+    ("a path with .", A, article(aliases='["/posts/./old"]'), "without '.' or '..' segments"),
+    ("a path with //", A, article(aliases='["/posts//old"]'), "without '//'"),
+    ("a path not UTF-8", A, article(aliases='["/posts/%FF/"]'), "expected percent-encoded UTF-8"),
+    ("a path with .html inside", A, article(aliases='["/a.html/b"]'), "'.html' only at the end"),
+    ("a path too long", A, article(aliases=f'["/{"a" * 500}"]'),
+     "item 0: expected a path of at most 500 characters; got 501"),
+    ("a path listed twice", A, article(aliases='["/old/", old, "/old/"]'), "item 2: '/old/' is listed twice"),
+    ("two spellings of one path", A, article(aliases='["/old/", "/old.html"]'),
+     "item 1: '/old.html' is the same address as item 0, '/old/'"),
+    ("the home page", A, article(aliases='["/"]'), "'/' would hide the site's own address /"),
+    ("a page of the site", A, article(aliases='["/stack/"]'), "would hide the site's own address /stack"),
+    ("an item's page", A, article(aliases='["/articles/first-post"]'), "the site's own address /articles"),
+    ("a file of the site", A, article(aliases='["/feed.xml"]'), "the site's own address /feed.xml"),
+    ("a page's file", A, article(aliases='["/projects.html"]'), "the site's own address /projects.html"),
+    ("the home page's file", P, project(aliases='["/index"]'), "the site's own address /index.html"),
+    ("a numbered file", P, project(aliases='["/llms-full-2.txt"]'), "own address /llms-full-2.txt"),
+    ("a host's rules", P, project(aliases='["/_redirects.nginx.conf"]'), "address /_redirects.nginx"),
+    ("the well-known folder", P, project(aliases='["/.well-known/old"]'), "own address /.well-known"),
+    ("the search index", P, project(aliases='["/pagefind/old.js"]'), "own address /pagefind"),
+    ("the admin", P, project(aliases='["/admin"]'), "own address /admin"),
+    ("another item's path", P, project(aliases='["/work/alpha-project/"]'),
+     "'/work/alpha-project/' is also an alias of projects/alpha-one.md: an old address belongs to one "
+     "item"),
+    ("another spelling of another item's path", P, project(aliases='["/work/alpha-project.html"]'),
+     "'/work/alpha-project.html' is the address of '/work/alpha-project/', an alias of "
+     "projects/alpha-one.md"),
+    ("the draft's path", A, article(aliases='["/drafts/secret"]'), "an alias of articles/secret-draft.md"),
     ("its own slug", P, project(aliases="[renamed]"), "'renamed' is this file's own slug"),
     ("another item's slug", P, project(aliases="[gamma]"),
      "'gamma' is the slug of projects/gamma.md: an alias is an earlier slug no item has now"),
@@ -56,8 +94,16 @@ def test_the_stored_aliases_and_what_moves(imported):
         ("projects", "alpha", "alpha-one"),
         ("projects", "alpha_1", "alpha-one"),
     ]
+    # Paths as browsers send them: the percent-encoding's hex digits in capitals.
+    assert sorted(PathAlias.objects.values_list("path", "collection", "target")) == [
+        ("/2014/05/12/caf%C3%A9;old.html", "articles", "unicode-post"),
+        ("/drafts/secret/", "articles", "secret-draft"),
+        ("/work/alpha-project/", "projects", "alpha-one"),
+    ]
     moved = dict(moves())
-    assert len(moved) == 15  # five addresses for each published alias
+    # Five addresses for each published slug alias, three spellings of a path with a trailing
+    # slash, two of an .html path.
+    assert len(moved) == 15 + 3 + 2
     assert {old: moved[old] for old in MOVED} == MOVED
     assert not [old for old in moved if "secret-draft" in old], "a draft's aliases move nothing"
 
@@ -138,3 +184,46 @@ def test_old_addresses_answer_301_on_the_authoring_server(imported, client, sett
     for old in [*NOT_MOVED, "/projects/alpha/", "/projects/alpha.txt", "/projects/nothing-here"]:
         assert client.get(old).status_code == 404, old
     assert client.post("/projects/alpha").status_code == 405, "only GET and HEAD move"
+
+
+def test_two_new_files_with_one_old_path_name_both(imported):
+    write_content(
+        imported,
+        {
+            "projects/one.md": project(aliases='["/old/"]'),
+            "articles/two.md": article(aliases='["/old.html"]'),
+        },
+    )
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=1)
+    assert [str(e) for e in caught.value.errors] == [
+        "projects/one.md: aliases: '/old/' is the address of '/old.html', an alias of articles/two.md: "
+        "an old address belongs to one item"
+    ]
+
+
+def test_an_old_path_moves_to_another_item_in_one_edit(imported):
+    """The edit's import sees only the files it names: an unchanged file's stored paths count."""
+    alpha = (imported / "projects" / "alpha-one.md").read_text()
+    write_content(imported, {"projects/gamma.md": project(aliases='["/work/alpha-project"]')})
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=1, only={"projects/gamma.md"})
+    assert [str(e) for e in caught.value.errors] == [
+        "projects/gamma.md: aliases: '/work/alpha-project' is the address of '/work/alpha-project/', "
+        "an alias of projects/alpha-one.md: an old address belongs to one item"
+    ]
+    write_content(imported, {"projects/alpha-one.md": alpha.replace(', "/work/alpha-project/"', "")})
+    import_content(imported, workers=1, only={"projects/gamma.md", "projects/alpha-one.md"})
+    assert dict(moves())["/work/alpha-project/"] == "/projects/gamma"
+    assert list(PathAlias.objects.filter(target="alpha-one")) == []
+    (imported / "projects" / "gamma.md").unlink()
+    import_content(imported, workers=1, only={"projects/gamma.md"})
+    assert "/work/alpha-project/" not in dict(moves())
+
+
+def test_a_draft_s_old_paths_move_once_it_is_published(imported, client):
+    assert client.get("/drafts/secret/").status_code == 404
+    write_content(imported, {"articles/secret-draft.md": article(aliases='["/drafts/secret/"]')})
+    import_content(imported, workers=1)
+    response = client.get("/drafts/secret?from=feed")
+    assert (response.status_code, response["Location"]) == (301, "/articles/secret-draft?from=feed")

@@ -2,12 +2,13 @@
 
 import os
 import sqlite3
+from urllib.parse import quote
 
 import pytest
 
 from portfolio.content.autosync import Watcher
 from tests.content_builder import MOVED, article, write_content
-from tests.server import fetch, manage_py_server
+from tests.server import fetch, manage_py_server, raw_get
 from tests.tools import missing_tool
 
 
@@ -141,3 +142,19 @@ def test_a_renamed_file_s_old_addresses_move_while_writing(authoring_server, con
         status, headers, _ = fetch(base + old)
         assert (status, headers["Location"]) == (301, new), old
     assert fetch(base + "/articles/first-steps")[0] == 200
+
+
+def test_addresses_in_any_script_answer_as_on_the_host(authoring_server, content_dir):
+    """A tag's pages in a script without a Latin-1 form answer, asked raw or percent-encoded (the
+    static-files handler failed on the decoded path the host check wrote back: a 500); unknown
+    non-ASCII addresses are 404s. A real socket with a timeout: a hang fails, it does not block."""
+    base, _ = authoring_server
+    write_content(content_dir, {"articles/nihongo.md": article("日本語の記事", tags="[日本語]")})
+    nihongo = "/tags/" + quote("日本語")
+    for path in ["/tags/日本語", nihongo, nihongo.lower(), nihongo + "/feed.xml", "/articles/nihongo"]:
+        status, _, body = raw_get(base, path.encode())
+        assert status == 200 and "日本語の記事" in body.decode(), (path, status)
+    assert raw_get(base, "/tags/ünï".encode())[0] == raw_get(base, b"/tags/%C3%BCn%C3%AF")[0] == 200
+    unknown = ["/static/日本語.css", "/static/" + quote("日本語.css"), nihongo + "/nope", "/%FF", "/tags/%FF"]
+    for path in unknown:
+        assert raw_get(base, path.encode())[0] == 404, path

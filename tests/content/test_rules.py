@@ -53,6 +53,28 @@ CASES = [
         "tags",
         "would be 202 bytes long; expected at most 200",
     ),
+    # A tag may not take the place of another page: /tags/ (the list) or the 404 page under /tags/.
+    (
+        "tag named index",
+        A,
+        article(tags="[ok, Index]"),
+        "tags",
+        "item 1: 'Index' would have the address /tags/index",
+    ),
+    (
+        "tag slug index",
+        A,
+        article(tags='["ＩＮＤＥＸ"]'),
+        "tags",
+        "item 0: 'ＩＮＤＥＸ' would have the address /tags/index",
+    ),
+    (
+        "stack entry 404",
+        P,
+        project(stack='[Python, "404"]'),
+        "stack",
+        "item 1: '404' would have the address /tags/404",
+    ),
     (
         "tag too long",
         P,

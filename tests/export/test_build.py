@@ -154,8 +154,15 @@ EDITS = [
     (
         "move an alias",
         {
-            "projects/alpha-one.md": (None, "[alpha, alpha_1]", "[alpha]"),
+            "projects/alpha-one.md": (None, "[alpha, alpha_1,", "[alpha,"),
             "projects/delta.md": (None, "status: active", "aliases: [alpha_1]\nstatus: active"),
+        },
+    ),
+    (
+        "move an old path",
+        {
+            "projects/alpha-one.md": (None, ', "/work/alpha-project/"]', "]"),
+            "projects/gamma.md": (None, "status:", 'aliases: ["/work/alpha-project.html"]\nstatus:'),
         },
     ),
 ]

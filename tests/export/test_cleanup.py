@@ -4,6 +4,7 @@ signals; the tests wait for events (a process's exit, a line on stderr), with ti
 guards against a hang."""
 
 import os
+import re
 import select
 import signal
 import subprocess
@@ -176,3 +177,35 @@ def test_two_builds_at_once_with_wait_both_succeed(tmp_path):
     assert [build.returncode for build in builds] == [0, 0], errors
     assert "database is locked" not in "".join(line for lines in errors for line in lines)
     assert (out / "index.html").exists() and temp_folders(out) == []
+
+
+# Lines of the build's progress after which the signal lands in a given step: the import (its
+# first line comes a second into it), or the search index (which starts as the last page is
+# rendered). The test above interrupts the rendering.
+STEPS = {"import": r"importing: \d+/\d+", "search": r"rendering: (\d+)/\1 "}
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_sigint_at_any_step_prints_its_one_line_and_nothing_after(previous, step):
+    """No traceback from a pool's thread or a worker at the interpreter's exit, whichever step
+    the signal interrupts: the pools are shut down before the command's line is printed."""
+    content, out, db = previous
+    before = tree(out)
+    build = start_build(content, out, db, "--force")
+    lines = []
+    reader = threading.Thread(target=read_lines, args=(build.stderr, lines, "\0", threading.Event()))
+    reader.start()
+    deadline = time.monotonic() + 180
+    while not any(re.search(STEPS[step], line) for line in lines):
+        assert build.poll() is None and time.monotonic() < deadline, f"no {step} step seen: {lines}"
+        time.sleep(0.02)
+    build.send_signal(signal.SIGINT)
+    build.wait(timeout=60)
+    reader.join(timeout=10)
+    said = [line.rstrip("\n") for line in lines if line.strip()]
+    assert build.returncode == 130, said
+    last = said.index(f"CommandError: Interrupted by SIGINT: the build stopped and {out} was left as it was.")
+    assert said[last + 1 :] == [], said
+    assert not any("Traceback" in line or "Exception" in line for line in said), said
+    assert tree(out) == before and temp_folders(out) == []
+    no_process_outlives(out)

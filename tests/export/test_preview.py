@@ -13,7 +13,7 @@ from django.conf import settings
 
 from tests.contact.helpers import BROWSER_ACCEPT, VALID
 from tests.content_builder import MOVED, NOT_MOVED, SITE_URL
-from tests.server import fetch, free_port, server_process
+from tests.server import fetch, free_port, raw_get, server_process
 from tests.tools import missing_tool
 
 WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
@@ -98,7 +98,9 @@ def addresses(site):
         paths.update({path, path.removesuffix(".json")})
     # A file named in another script (a tag's page) is asked for percent-encoded, as browsers do.
     paths.update("/" + quote(str(name.relative_to(site))) for name in site.rglob("*") if name.is_file())
-    paths -= {"/_headers", "/_redirects"}  # wrangler's dev server answers these with a 502 of its own
+    # wrangler's dev server answers the first two with a 502 of its own, and serves nginx's include
+    # as a file: the preview answers 404 to all three (test_the_preview_never_serves_the_rules_files).
+    paths -= {"/_headers", "/_redirects", "/_redirects.nginx.conf"}
     return sorted(paths)
 
 
@@ -107,17 +109,26 @@ def answer(base, path, method="GET"):
     return status, headers.get_all("Content-Type"), headers.get("Location"), body
 
 
+def wrangler_answer(base, path, method="GET"):
+    """wrangler's answer, its Location percent-encoded: it sends the decoded path of a pretty-URL
+    redirect as raw bytes (`/tags/ünï` as Latin-1), which the preview encodes as UTF-8, as a
+    header must be for a tag in any script (`/tags/日本語` has no Latin-1 form at all)."""
+    status, types, location, body = answer(base, path, method)
+    return status, types, location and quote(location, safe="/%:@!$&'()*+,;=-._~[]|^?#"), body
+
+
 def test_the_preview_answers_as_wrangler_does(site, wrangler, tmp_path):
     paths = addresses(site)
     assert {"/projects/alpha-one", "/api/v1/projects", "/api/v1/projects.json", "/feed.xml"} <= set(paths)
     assert {"/tags", "/tags/%C3%BCn%C3%AF", "/tags/%C3%BCn%C3%AF.html", "/tags/python/feed.xml"} <= set(paths)
     paths += UNKNOWN + PRETTY + EXTRA_PATHS + list(MOVED) + NOT_MOVED + ["/projects/alpha?x=1"]
     with preview(site, tmp_path) as ours:
-        differences = [(path, answer(ours, path)[:3], answer(wrangler, path)[:3])
-                       for path in paths if answer(ours, path) != answer(wrangler, path)]  # fmt: skip
+        theirs = {path: wrangler_answer(wrangler, path) for path in paths}
+        differences = [(path, answer(ours, path)[:3], theirs[path][:3])
+                       for path in paths if answer(ours, path) != theirs[path]]  # fmt: skip
         assert differences == []
         for path in ["/projects", "/no/such/page", "/api/v1/projects"]:
-            assert answer(ours, path, "HEAD") == answer(wrangler, path, "HEAD"), path
+            assert answer(ours, path, "HEAD") == wrangler_answer(wrangler, path, "HEAD"), path
         # Spot checks of what "the same" means here.
         status, types, _, body = answer(ours, "/projects")
         assert (status, types) == (200, ["text/html; charset=utf-8"]) and body == (
@@ -199,3 +210,70 @@ def test_the_preview_stays_local(built_site, tmp_path):
         assert fetch(base + "/projects")[0] == 200
         for path in ("/", "/projects", "/api/v1/projects.json", "/no/such/page", "/api/contact"):
             assert fetch(base + path, headers={"Host": "rebound.example"})[0] == 400, path
+
+
+RULES_FILES = ["_redirects", "_headers", "_redirects.nginx.conf"]
+
+
+def spellings(name):
+    """Paths a client may send for the rules file `name`: encoded dot segments and slashes,
+    every character encoded, a backslash, doubled slashes, other letter cases, a linked folder."""
+    every_byte = "".join(f"%{byte:02X}" for byte in name.encode())
+    return [f"/{name}", f"/x/../{name}", f"/x/%2e%2e/{name}", f"/x/%2E%2E/{name}", f"/x/.%2e/{name}",
+            f"/x/%2e./{name}", f"/x%2f..%2f{name}", f"/x%2F%2E%2E%2F{name}", f"//{name}", f"/./{name}",
+            f"/%2e/{name}", f"/{every_byte}", f"/x\\..\\{name}", f"/x/..%5C{name}", f"/{name.upper()}",
+            f"/{name.capitalize()}", f"/{name}/", f"/{name}?x=1", f"/root-link/{name}", f"/{name}.html",
+            f"/%2F{name}", f"/x/..//{name}"]  # fmt: skip
+
+
+def test_the_preview_never_serves_the_rules_files(built_site, tmp_path):
+    folder = tmp_path / "site"
+    shutil.copytree(built_site, folder)
+    (folder / "root-link").symlink_to(folder)  # a linked folder leading back to the root
+    for name in RULES_FILES:
+        assert (folder / name).is_file(), name
+    with preview(folder, tmp_path) as base:
+        for name in RULES_FILES:
+            for path in spellings(name):
+                status, _, body = raw_get(base, path.encode())
+                assert status == 404 and body == (folder / "404.html").read_bytes(), path
+        assert raw_get(base, b"/x/%2e%2e/projects")[0] == 200  # the same spellings of a page answer it
+        assert raw_get(base, b"/root-link/projects")[0] == 200
+
+
+NIHONGO = "/tags/" + quote("日本語")  # /tags/%E6%97%A5%E6%9C%AC%E8%AA%9E
+
+
+def test_every_address_in_any_script_answers_and_every_location_is_encoded(built_site, tmp_path):
+    """A tag in a script without a Latin-1 form: its pages answer raw and percent-encoded, every
+    redirect names it percent-encoded (wsgiref cannot send it otherwise, and the answer hung), and
+    an error answers 500 instead of hanging."""
+    folder = tmp_path / "site"
+    shutil.copytree(built_site, folder)
+    tag = folder / "tags" / "日本語"
+    (tag / "page").mkdir(parents=True)
+    shutil.copyfile(folder / "tags" / "ünï.html", folder / "tags" / "日本語.html")
+    shutil.copyfile(folder / "tags" / "ünï.html", tag / "page" / "2.html")
+    shutil.copyfile(folder / "tags" / "ünï" / "feed.xml", tag / "feed.xml")
+    with open(folder / "_redirects", "a") as rules:
+        rules.write("/old-tag /tags/日本語 301\n/spaced /articles/a%20b 301\n")
+    with open(folder / "_headers", "a") as rules:
+        rules.write("/broken-header\n  X-Note: 日本語\n")
+    page = (folder / "tags" / "日本語.html").read_bytes()
+    with preview(folder, tmp_path) as base:
+        for path in ["/tags/日本語", NIHONGO, NIHONGO.lower()]:
+            status, headers, body = raw_get(base, path.encode())
+            assert (status, headers["content-type"], body) == (200, "text/html; charset=utf-8", page), path
+        for path in [NIHONGO + "/page/2", "/tags/日本語/feed.xml"]:
+            assert raw_get(base, path.encode())[0] == 200, path
+        moves = {
+            "/tags/日本語/": NIHONGO, NIHONGO + "/": NIHONGO, "/tags/日本語.html": NIHONGO,
+            NIHONGO + "/page/2.html": NIHONGO + "/page/2", NIHONGO + "/page/2/": NIHONGO + "/page/2",
+            "/tags/日本語/index": NIHONGO + "/", "/tags/日本語/?q=1": NIHONGO + "?q=1",
+            "/old-tag": NIHONGO, "/spaced": "/articles/a%20b",
+        }  # fmt: skip
+        for path, location in moves.items():
+            status, headers, _ = raw_get(base, path.encode())
+            assert status in (301, 302, 308) and headers["location"] == location, (path, status, headers)
+        assert raw_get(base, b"/broken-header")[0] == 500
+        assert raw_get(base, b"/projects")[0] == 200  # and the server goes on

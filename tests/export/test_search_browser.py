@@ -17,6 +17,10 @@ from .test_preview import preview
 # A draft with a word of its own. Pagefind also matches a shorter indexed word that begins the
 # word searched for ("s" for "secret"), so the word starts with letters no published word starts with.
 DRAFT_WORD = "quokkaberry"
+# A page whose text shows entities' spellings beside the characters they stand for: the page
+# shows "&lt;" literally, then "<", "&gt;", ">", "&amp;" and "<mark>".
+ESCAPES = "The zygomorph writes &amp;lt; for c < d, &amp;gt; for e > f, &amp;amp; and `<mark>` alike.\n"
+ESCAPES_SHOWN = "The zygomorph writes &lt; for c < d, &gt; for e > f, &amp; and <mark> alike."
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +31,9 @@ def built_site(tmp_path_factory):
     draft = article("Quokkaberry jam", date="2026-04-05", draft="true", body=f"The {DRAFT_WORD} harvest.\n")
     herons = {f"articles/heron-{n}.md": article(f"Heron {n}", date=f"2025-03-{n:02}", body="A heron.\n")
               for n in range(1, 13)}  # fmt: skip
-    content = write_content(root / "content", {**FILES, **herons, "articles/jam.md": draft})
+    escapes = article("Escapes", body=ESCAPES)
+    files = {**FILES, **herons, "articles/jam.md": draft, "articles/escapes.md": escapes}
+    content = write_content(root / "content", files)
     result = distill_local(content, root / "site", root / "db.sqlite3")
     assert result.returncode == 0, result.stderr
     return root / "site"
@@ -149,3 +155,22 @@ def test_without_javascript_the_header_form_still_reaches_the_search_page(built_
         wait_for(driver, "return location.pathname === '/search'")
         assert driver.current_url == base + "/search?q=zeta"
         assert "needs JavaScript" in driver.find_element("css selector", "main").text
+
+
+@pytest.mark.browser
+def test_an_excerpt_shows_the_text_as_the_page_shows_it(built_site, chromium, tmp_path):
+    """Pagefind's excerpt escapes < and > but not &, so "&lt;" in it may be either: the excerpt
+    shown is the page's own text, with the matched word as the one <mark>."""
+    with preview(built_site, tmp_path) as base:
+        driver = chromium()
+        driver.get(base + "/articles/escapes")
+        page_text = driver.execute_script("return document.querySelector('.prose, article').innerText")
+        assert ESCAPES_SHOWN in " ".join(page_text.split())
+        driver.get(base + "/search?q=zygomorph")
+        wait_for(driver, "return document.querySelector('.search-result')")
+        excerpt = driver.execute_script(
+            "const p = document.querySelector('.search-result p:not(.meta)');"
+            "return [p.textContent, [...p.querySelectorAll('mark')].map((m) => m.textContent), "
+            "p.children.length]"
+        )
+        assert ESCAPES_SHOWN in excerpt[0] and excerpt[1:] == [["zygomorph"], 1], excerpt

@@ -119,16 +119,41 @@
     link.textContent = (data.meta && data.meta.title) || path;
     heading.append(link);
     const excerpt = element("p");
-    excerpt.append(...marked(data.excerpt || ""));
+    excerpt.append(...marked(data));
     const meta = element("p", "meta");
     meta.textContent = kind(path);
     entry.append(heading, excerpt, meta);
     return entry;
   }
 
-  // The excerpt as text nodes and <mark> elements. Pagefind escapes only < and > of the text
-  // (an & stays as it is), so those two are all there is to turn back.
-  function marked(excerpt) {
+  // The excerpt as text nodes and <mark> elements, its text as the page shows it. Pagefind builds
+  // the excerpt from the page's words with < and > escaped (an & stays as it is, so a page that
+  // shows "&lt;" and one that shows "<" give the same excerpt) and whole words in <mark>. The
+  // page's own words (data.content) are the text: the run of them that the excerpt escapes.
+  function marked(data) {
+    const shown = (data.excerpt || "").split(" ");
+    const escaped = shown.map((word) => word.replace(/^<mark>([^]*)<\/mark>$/, "$1"));
+    const words = (data.content || "").split(/[\r\n\s]+/g);
+    const escape = (word) => word.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    const runs = (start) => escaped.every((word, n) => escape(words[start + n] ?? "") === word);
+    const at = words.findIndex((_, start) => runs(start));
+    if (at < 0) return unescaped(data.excerpt || ""); // words not split on spaces (segmented scripts)
+    const nodes = [];
+    shown.forEach((word, n) => {
+      const text = document.createTextNode(words[at + n]);
+      if (n) nodes.push(document.createTextNode(" "));
+      if (word === escaped[n]) nodes.push(text);
+      else {
+        const mark = element("mark");
+        mark.append(text);
+        nodes.push(mark);
+      }
+    });
+    return nodes;
+  }
+
+  // The excerpt read as Pagefind writes it, where its words cannot be found in the page's.
+  function unescaped(excerpt) {
     const nodes = [];
     let mark = null;
     for (const part of excerpt.split(/(<\/?mark>)/)) {

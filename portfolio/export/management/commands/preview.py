@@ -7,6 +7,7 @@ the contact view in this process, with the preview's own origin allowed.
 
 import socketserver
 from pathlib import Path
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -16,7 +17,7 @@ from django.core.wsgi import get_wsgi_application
 from contact.origins import allowed_origins
 from contact.paths import CHALLENGE_PATH, POST_PATH
 from portfolio.content.schema import migrate
-from portfolio.export.preview import PreviewApplication
+from portfolio.export.preview import URL_SAFE, PreviewApplication
 from portfolio.local_hosts import AllowedHostsOnly
 
 
@@ -26,9 +27,10 @@ class ThreadedServer(socketserver.ThreadingMixIn, WSGIServer):
 
 class RequestHandler(WSGIRequestHandler):
     def get_environ(self):
-        # The path as the client sent it (PATH_INFO is decoded): the host's rules match that.
+        # The path as the client sent it (PATH_INFO is decoded), its raw bytes (a client may send
+        # /tags/日本語 unencoded; http.server read them as Latin-1) percent-encoded.
         environ = super().get_environ()
-        environ["preview.raw_path"] = self.path.split("?", 1)[0]
+        environ["preview.raw_path"] = quote(self.path.split("?", 1)[0].encode("latin-1"), safe=URL_SAFE + "%")
         return environ
 
 

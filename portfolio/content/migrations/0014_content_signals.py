@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('content', '0011_scheduled_article'),
+        ('content', '0013_site_image_hosts'),
     ]
 
     operations = [

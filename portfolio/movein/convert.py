@@ -1,0 +1,393 @@
+"""One move: read every post of SOURCE, give each a slug, its fields and its old addresses,
+convert its body, and produce the files DEST gets; nothing is written here (writer.py does).
+
+    move = Move("hugo", source, dest)   # raises NotASite
+    plan = move.plan()                  # plan.outcomes: one per source file; plan.failed
+"""
+
+import datetime
+import html
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
+
+import markdown
+from django.utils.text import slugify
+
+from portfolio.content import aliases, loader
+
+from . import frontmatter
+from .astro import Astro
+from .hugo import Hugo
+from .jekyll import Jekyll
+from .markup import outside_code
+from .posts import Failed, Skip, date_of, first_of, words
+from .references import Media, Rewriter
+
+GENERATORS = {"astro": Astro, "hugo": Hugo, "jekyll": Jekyll}
+DESCRIPTION_MAX = 300
+MORE = re.compile(r"^[ \t]*<!--\s*more\s*-->[ \t]*\n?", re.M | re.I)
+# AstroPaper's `## Table of contents`, which its theme fills in; empty here (the site makes its own).
+EMPTY_CONTENTS = re.compile(r"^#{1,6}[ \t]+table of contents[ \t#]*\n(?:[ \t]*\n)*(?=#|\Z)", re.M | re.I)
+
+
+@dataclass
+class Outcome:
+    """One source file's line in the report."""
+
+    rel: str
+    status: str  # "converted", "skipped" or "failed"
+    detail: str  # the article written, or why the file was skipped or failed
+    warnings: list = field(default_factory=list)  # [(line or None, message)]
+    dropped: list = field(default_factory=list)  # front matter keys the format has no place for
+
+
+@dataclass
+class Plan:
+    outcomes: list
+    files: dict  # {path under DEST: bytes}
+    copies: dict  # {path under DEST: source file}
+    hosts: set
+    addresses: int
+
+    @property
+    def failed(self):
+        return [outcome for outcome in self.outcomes if outcome.status == "failed"]
+
+
+class Context:
+    """What a body may point at: the moved posts, by their source files and old addresses."""
+
+    def __init__(self, old_host=None):
+        self.old_host = old_host  # the old site's host name: its absolute links are its addresses
+        self.by_name = {}  # {source name or path: {slug}}
+        self.by_address = {}  # {old address, normalised: slug}
+        self.primary = {}  # {source rel: the post's address on the old site}
+        self.slugs = set()  # the articles of the move: `<slug>.md` links are already converted
+
+    def add_names(self, post, slug, content_root):
+        rel = post.rel
+        names = {rel, _no_suffix(rel), post.path.stem, post.name}
+        if content_root:
+            inside = post.path.relative_to(content_root).as_posix()
+            names |= {inside, _no_suffix(inside), "/" + inside, "/" + _no_suffix(inside)}
+            if post.path.stem == "index":
+                names |= {posixpath.dirname(inside), "/" + posixpath.dirname(inside)}
+        for name in names:
+            self.by_name.setdefault(name, set()).add(slug)
+        self.slugs.add(slug)
+
+    def item_link(self, target):
+        """`<slug>.md` (and the fragment) of the post `target` names (Hugo's ref, Jekyll's
+        post_url and link, a link to a source file), or None."""
+        path, _, fragment = target.strip().partition("#")
+        path = path.strip().removeprefix("./")
+        slugs = (
+            self.by_name.get(path) or self.by_name.get(path.rstrip("/")) or self.by_name.get(_no_suffix(path))
+        )
+        if not slugs or len(slugs) > 1:
+            return None
+        return f"{next(iter(slugs))}.md" + (f"#{fragment}" if fragment else "")
+
+    def address_link(self, address):
+        slug = self.by_address.get(_normal(address))
+        return f"{slug}.md" if slug else None
+
+
+class Move:
+    def __init__(self, kind, source, dest):
+        self.kind = kind
+        self.source = Path(source)
+        self.dest = Path(dest)
+        self.site = GENERATORS[kind](self.source)
+
+    def plan(self, progress=None):
+        outcomes, posts = [], []
+        for entry in self.site.entries():
+            if isinstance(entry, Skip):
+                outcomes.append(Outcome(entry.rel, "skipped", entry.reason))
+            elif isinstance(entry, Failed):
+                outcomes.append(Outcome(entry.rel, "failed", entry.reason))
+            else:
+                posts.append(entry)
+        context = Context(urlsplit(self.site.url).hostname if self.site.url else None)
+        slugs = self._slugs(posts)
+        content_root = getattr(self.site, "content", None) or getattr(self.site, "blog", None)
+        for post in posts:
+            context.add_names(post, slugs[post.rel], content_root)
+        moves = self._addresses(posts, slugs, context)
+        media, hosts, files = Media(self.source, self.dest), set(), {}
+        for done, post in enumerate(posts, 1):
+            if progress:
+                progress(done, len(posts))
+            outcome = Outcome(post.rel, "converted", f"articles/{slugs[post.rel]}.md")
+            try:
+                text, outcome.dropped = self._article(
+                    post, slugs[post.rel], moves[post.rel], context, media, hosts
+                )
+            except loader.ContentInvalid as exc:  # a bug of the converter's: say so, write nothing
+                outcome.status, outcome.detail = (
+                    "failed",
+                    f"converted into an invalid article: {exc.errors[0]}",
+                )
+            else:
+                existing = self.dest / outcome.detail
+                if existing.exists() and existing.read_bytes() != text.encode():
+                    outcome.status = "skipped"
+                    outcome.detail = (
+                        f"{outcome.detail} is there and differs (edited since the last move?): left as it is"
+                    )
+                else:
+                    files[outcome.detail] = text.encode()
+            outcome.warnings = post.warnings
+            outcomes.append(outcome)
+        outcomes.sort(key=lambda outcome: outcome.rel)
+        addresses = sum(len(paths) for paths in moves.values())
+        return Plan(outcomes, files, media.copies, hosts, addresses)
+
+    def _slugs(self, posts):
+        """{source rel: slug}: the front matter's `slug` or the file's (bundle's) name, made
+        valid, unique in the move and free in DEST: an article already there with that slug is
+        another one unless it has the post's title and date (this post's earlier move)."""
+        taken, slugs = set(), {}
+        for post in sorted(posts, key=lambda p: p.rel):
+            written = post.fields.get("slug")
+            base = make_slug(
+                str(written) if isinstance(written, (str, int)) and str(written).strip() else post.name
+            )
+            slug, number = base, 1
+            while slug in taken or not self._free(slug, post):
+                number += 1
+                slug = f"{base[: loader.SLUG_MAX - 8]}-{number}"
+            if slug != base:
+                post.warn(f"its slug {base!r} is another article's: written as {slug!r}")
+            taken.add(slug)
+            slugs[post.rel] = slug
+        return slugs
+
+    def _free(self, slug, post):
+        existing = self.dest / "articles" / f"{slug}.md"
+        if not existing.exists():
+            return True
+        try:
+            fields, _, _ = frontmatter.split(frontmatter.decode(existing.read_bytes()))
+        except (OSError, frontmatter.Unreadable):
+            return False
+        return _scalar(fields.get("title")) == self._title(post) and date_of(
+            fields.get("date")
+        ) == self._date(post)
+
+    def _addresses(self, posts, slugs, context):
+        """{source rel: [aliases]}: each published post's old addresses, the first claim of an
+        address winning (with a warning naming both files)."""
+        owners, moves = {}, {}
+        for post in sorted(posts, key=lambda p: p.rel):
+            moves[post.rel] = []
+            if _draft(post):
+                continue  # never published: it had no address
+            slug = slugs[post.rel]
+            for number, written in enumerate(self.site.old_addresses(post)):
+                address = _address(written)
+                if number == 0:
+                    context.primary[post.rel] = address
+                if address is None:
+                    post.warn(f"old address {written!r} is not a path; left out")
+                    continue
+                owner = owners.setdefault(loader.alias_path_key(address), post)
+                if owner is not post:
+                    post.warn(f"old address {address!r} is also {owner.rel}'s: it goes to that one")
+                    continue
+                context.by_address[_normal(address)] = slug
+                alias = _alias(address, slug)
+                if alias is None or _key(alias) in map(_key, moves[post.rel]):
+                    continue  # the article's own page, or another spelling of an address it has
+                problem = alias_problem(alias)
+                if problem:
+                    post.warn(f"old address {address!r}: {problem}; left out")
+                    continue
+                moves[post.rel].append(alias)
+                context.by_address[_normal(address)] = slug
+        return moves
+
+    def _article(self, post, slug, aliases, context, media, hosts):
+        """(the article file's text, the keys dropped) of one post."""
+        fields, site = post.fields, self.site
+        body = site.convert_body(post, post.body, context)
+        body = outside_code(body, lambda part: EMPTY_CONTENTS.sub("", MORE.sub("", part)))
+        body = Rewriter(site, post, slug, context, media, hosts).body(body)
+        body = _clean(body, post, "body")
+        title, date = self._title(post), self._date(post)
+        if not _scalar(fields.get("title")):
+            post.warn(f"no title: {title!r}, from the file's name")
+        key = next((k for k in site.date_keys if date_of(fields.get(k))), None)
+        if key is None and post.file_date is None:
+            post.warn(f"no date: {date}, the file's modification date")
+        _, description = first_of(fields, "description", "summary", "excerpt")
+        description = _oneline(_scalar(description)) or first_paragraph(body) or title
+        tags = self._tags(post)
+        lines = ["---", f"title: {_quoted(title)}",
+                 f"description: {_quoted(_clean(description, post, 'description'))}",
+                 f"date: {date.isoformat()}"]  # fmt: skip
+        if tags:
+            lines.append("tags: [" + ", ".join(map(_quoted, tags)) + "]")
+        if _draft(post):
+            lines.append("draft: true")
+        image_key, image = self._image(post, slug, media)
+        if image:
+            lines += [f"image: {image[0]}", f"imageAlt: {_quoted(image[1] or title)}"]
+        if aliases:
+            lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
+        text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
+        loader.parse_markdown_file(text.encode(), f"articles/{slug}.md", loader.ARTICLE)
+        mapped = {*site.known, key, image_key}
+        dropped = sorted(k for k in fields if k not in mapped and not (k == "draft" and fields[k] is False))
+        return text, dropped
+
+    def _title(self, post):
+        title = _clean(_scalar(post.fields.get("title")), post, "title")
+        # As Jekyll titles a post without one: its name's words, capitalised.
+        return (
+            title
+            or " ".join(word.capitalize() for word in re.split(r"[-_\s]+", post.name) if word)
+            or "Untitled"
+        )
+
+    def _date(self, post):
+        """The front matter's date (the first of the generator's keys), else the file name's,
+        else the file's modification date."""
+        for key in self.site.date_keys:
+            if date_of(post.fields.get(key)):
+                return date_of(post.fields[key])
+        return post.file_date or datetime.date.fromtimestamp(post.path.stat().st_mtime)
+
+    def _tags(self, post):
+        """Tags, then categories, one per tag slug, each a tag the format takes."""
+        fields, tags, seen = post.fields, [], set()
+        for value in (*words(fields.get("tags")), *words(fields.get("tag")), *words(fields.get("categories")),
+                      *words(fields.get("category"))):  # fmt: skip
+            tag = _oneline(value)
+            try:
+                loader.tag_list([tag])
+            except loader.Invalid as exc:
+                post.warn(f"tag {tag!r} left out: {str(exc).removeprefix('item 0: ')}")
+                continue
+            if loader.tag_slug(tag) not in seen:
+                seen.add(loader.tag_slug(tag))
+                tags.append(tag)
+        return tags
+
+    def _image(self, post, slug, media):
+        """(key, (media path, alt)) of the post's picture when it is a local file; a remote one
+        cannot be the page's image (a media path) and is reported as dropped."""
+        key, value = first_of(post.fields, *self.site.image_keys)
+        alt = ""
+        if isinstance(value, dict):
+            alt = _scalar(value.get("alt"))
+            value = value.get("image") or value.get("src") or value.get("path") or value.get("url")
+        if isinstance(value, list):
+            value = value[0] if value else None
+        if not isinstance(value, str) or not value.strip() or re.match(r"(https?:)?//", value):
+            return None, None
+        file = self.site.local_file(post, urlsplit(value.strip()).path)
+        if file is None or not media.inside(file):
+            post.warn(f"{key} {value!r}: no such file in the old site; left out")
+            return key, None
+        alt = alt or _scalar(post.fields.get("imageAlt") or post.fields.get("coverAlt"))
+        return key, (media.place(slug, file), alt)
+
+
+def make_slug(text):
+    """A valid slug from any text: ASCII letters and digits, single hyphens."""
+    slug = slugify(text).replace("_", "-")
+    slug = re.sub(r"-{2,}", "-", slug).strip("-")[: loader.SLUG_MAX].rstrip("-")
+    return slug or "post"
+
+
+def first_paragraph(body):
+    """The text of the body's first paragraph (no heading, image, code or HTML), at most
+    DESCRIPTION_MAX characters, cut at a word with an ellipsis."""
+    for block in re.split(r"\n[ \t]*\n", outside_code(body, lambda part: part)):
+        block = block.strip()
+        if not block or block.startswith(("#", "<", "```", "~~~", "|", "---", "***", "{", "!", ">", "[^")):
+            continue
+        rendered = markdown.markdown(block)
+        text = _oneline(html.unescape(re.sub(r"<[^>]+>", "", rendered)))
+        if not text:
+            continue
+        if len(text) > DESCRIPTION_MAX:
+            text = text[:DESCRIPTION_MAX].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+        return text
+    return ""
+
+
+def alias_problem(alias):
+    """Why the content format would refuse `alias`, or None."""
+    try:
+        loader.ARTICLE["aliases"].rule([alias])
+    except loader.Invalid as exc:
+        return str(exc).removeprefix("item 0: ")
+    own = aliases.shadowed(alias) if alias.startswith("/") else None
+    return f"is this site's own address {own}" if own else None
+
+
+def _key(alias):
+    return loader.alias_path_key(alias) if alias.startswith("/") else alias
+
+
+def _alias(address, slug):
+    """The alias that keeps `address` working: none when it is the article's own page, the
+    slug when it was an /articles/<slug> page, else the path."""
+    stem = re.sub(r"(/index\.html|\.html|/)$", "", address)
+    if stem == f"/articles/{slug}":
+        return None
+    if re.fullmatch(r"/articles/[^/]+", stem) and loader.SLUG_RE.fullmatch(stem[10:]):
+        return stem[10:]
+    return address
+
+
+def _address(written):
+    """An old address as a path, non-ASCII percent-encoded (as the content format writes one);
+    None for what is not a path."""
+    if not isinstance(written, str) or not written.strip():
+        return None
+    path = urlsplit(written.strip()).path
+    if not path.startswith("/") or path == "/":
+        return None
+    return quote(unquote(path), safe=aliases.PATH_SAFE)
+
+
+def _normal(address):
+    return re.sub(r"(/index\.html|\.html|/)$", "", address or "")
+
+
+def _no_suffix(path):
+    return posixpath.splitext(path)[0]
+
+
+def _draft(post):
+    return post.draft or post.fields.get("draft") in (True, "true", "yes")
+
+
+def _scalar(value):
+    if isinstance(value, bool) or value is None:
+        return ""
+    return str(value).strip() if isinstance(value, (str, int, float)) else ""
+
+
+def _oneline(text):
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _quoted(text):
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _clean(text, post, what):
+    """`text` without the control characters the format refuses (reported)."""
+    cleaned = loader.CONTROL_RE.sub("", text)
+    if cleaned != text:
+        post.warn(f"{what}: control characters removed")
+    return cleaned

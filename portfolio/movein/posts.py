@@ -1,0 +1,109 @@
+"""What every generator's reader produces: the posts found in SOURCE, and the files skipped."""
+
+import datetime
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import frontmatter
+
+# Folders no generator reads posts from: build output, dependencies, version control.
+IGNORED_DIRS = {".git", "node_modules", "_site", "public", "resources", "vendor", ".jekyll-cache", "dist"}
+DATE_PREFIX = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd", ".mkdn"}
+
+
+class NotASite(Exception):
+    """SOURCE is not a site of the kind asked for; the message says what was looked for."""
+
+
+@dataclass
+class Skip:
+    rel: str
+    reason: str
+
+
+@dataclass
+class Post:
+    rel: str  # the file, relative to SOURCE (the report's name for it)
+    path: Path
+    name: str  # the file's or bundle's name the slug starts from (Jekyll's without its date)
+    fields: dict  # front matter as written
+    body: str
+    body_line: int  # the file line the body starts on
+    draft: bool = False  # by where it is (Jekyll's _drafts/)
+    file_date: datetime.date | None = None  # from the file name (Jekyll)
+    section: str = ""  # Hugo: the folders under content/ (posts, blog/2020)
+    warnings: list = field(default_factory=list)  # [(line or None, message)]
+
+    def warn(self, message, at=None):
+        """A warning about the body, at character `at` of the body when known."""
+        line = None if at is None else self.body_line + self.body.count("\n", 0, at)
+        self.warnings.append((line, message))
+
+
+@dataclass
+class Failed:
+    rel: str
+    reason: str
+
+
+def read_post(path, source, name, **extra):
+    """A Post of the markdown file `path`, or Failed saying why it cannot be read."""
+    rel = path.relative_to(source).as_posix()
+    try:
+        text = frontmatter.decode(path.read_bytes())
+        fields, body, _ = frontmatter.split(text)
+    except OSError as exc:
+        return Failed(rel, f"cannot be read: {exc.strerror or exc}")
+    except frontmatter.Unreadable as exc:
+        return Failed(rel, str(exc))
+    body_line = text.count("\n", 0, len(text) - len(body)) + 1
+    return Post(rel=rel, path=path, name=name, fields=fields, body=body, body_line=body_line, **extra)
+
+
+def walk(folder):
+    """Every file under `folder`, sorted, outside IGNORED_DIRS and hidden entries."""
+    found = []
+    for path in sorted(folder.rglob("*")):
+        parts = path.relative_to(folder).parts
+        if any(part in IGNORED_DIRS or part.startswith(".") for part in parts[:-1]):
+            continue
+        if path.is_file() and not parts[-1].startswith(".") and not parts[-1].endswith("~"):
+            found.append(path)
+    return found
+
+
+def date_of(value):
+    """The calendar date a front matter value names, as written (`2014-05-12 10:00 +0200` is the
+    12th), or None."""
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str):
+        found = DATE_PREFIX.match(value.strip())
+        if found:
+            try:
+                return datetime.date(*map(int, found.groups()))
+            except ValueError:
+                return None
+    return None
+
+
+def words(value):
+    """A list of strings from a front matter list, or from a string of space-separated words
+    (Jekyll's `tags: a b`)."""
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return [str(item) for item in value if isinstance(item, (str, int, float)) and str(item).strip()]
+    return []
+
+
+def first_of(fields, *keys):
+    """The first of `keys` that `fields` has, and its value: (key, value) or (None, None)."""
+    for key in keys:
+        if fields.get(key) not in (None, "", []):
+            return key, fields[key]
+    return None, None

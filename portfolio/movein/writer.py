@@ -1,0 +1,130 @@
+"""DEST's files: site.yaml and stack.yaml made when missing (so that a build works at once),
+site.yaml's `imageHosts` extended, then everything written. A new DEST appears whole (written
+beside it, then renamed); in an existing one each file is replaced whole, and a file whose bytes
+would not change is not touched."""
+
+import datetime
+import json
+import os
+import re
+import shutil
+
+import yaml
+
+from portfolio.content import loader
+
+from .frontmatter import LenientLoader
+
+PLACEHOLDER_URL = "https://example.com"
+
+
+class SiteUnreadable(Exception):
+    pass
+
+
+def site_files(dest, site, plan):
+    """({path under DEST: bytes} of site.yaml and stack.yaml to write, [notes for the report])."""
+    files, notes = {}, []
+    site_yaml = dest / "site.yaml"
+    if site_yaml.exists():
+        try:
+            text = site_yaml.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SiteUnreadable(f"{site_yaml}: cannot be read: {exc}") from None
+        merged = with_image_hosts(text, plan.hosts, site_yaml)
+        if merged != text:
+            files["site.yaml"] = merged.encode()
+            notes.append(f"site.yaml: imageHosts now lists {', '.join(sorted(plan.hosts))}")
+    else:
+        files["site.yaml"] = new_site(site, plan.hosts, notes).encode()
+    if not (dest / "stack.yaml").exists():
+        dates = [m[1] for text in plan.files.values() if (m := re.search(rb"^date: (\S+)$", text, re.M))]
+        newest = max(dates).decode() if dates else datetime.date.today().isoformat()
+        files["stack.yaml"] = (
+            f'lastUpdated: {newest}\ncurrentFocus: ""\nmodels: []\ndailyDrivers: []\n'
+        ).encode()
+        notes.append("stack.yaml: written empty: fill in the stack profile (docs/content-format.md)")
+    return files, notes
+
+
+def new_site(site, hosts, notes):
+    title = site.title or "My site"
+    url = site.url
+    try:
+        loader.site_url(url)
+    except loader.Invalid:
+        url = PLACEHOLDER_URL
+        notes.append(f"site.yaml: url is {PLACEHOLDER_URL}: set your site's address (or SITE_URL)")
+    lines = [
+        f"title: {_quoted(title)}",
+        f"description: {_quoted(site.description or f'Articles moved in from {site.label}.')}",
+        f"author: {_quoted(site.author or title)}",
+        f"url: {_quoted(url)}",
+    ]
+    if hosts:
+        lines += ["imageHosts:", *(f"  - {_quoted(host)}" for host in sorted(hosts))]
+    if site.title:
+        notes.append(f"site.yaml: written with the old site's title {title!r}")
+    else:
+        notes.append("site.yaml: written; the old site's title could not be read: set title and author")
+    return "\n".join(lines) + "\n"
+
+
+def with_image_hosts(text, hosts, path):
+    """site.yaml's text with `hosts` added to its imageHosts (the rest of the file as it was)."""
+    try:
+        document = yaml.compose(text, Loader=LenientLoader)
+    except yaml.YAMLError as exc:
+        raise SiteUnreadable(f"{path}: invalid YAML: {exc}") from None
+    listed, lines = [], text.split("\n")
+    if isinstance(document, yaml.MappingNode):
+        for key, value in document.value:
+            if key.value == "imageHosts":
+                if isinstance(value, yaml.SequenceNode):
+                    listed = [item.value for item in value.value if isinstance(item, yaml.ScalarNode)]
+                end = value.end_mark.line if value.end_mark.column == 0 else value.end_mark.line + 1
+                lines = lines[: key.start_mark.line] + lines[end:]
+                break
+    new = [host for host in sorted(hosts) if host not in listed]
+    if not new:
+        return text
+    body = "\n".join(lines).rstrip("\n")
+    block = ["imageHosts:", *(f"  - {_quoted(host)}" for host in [*listed, *new])]
+    return (body + "\n" if body else "") + "\n".join(block) + "\n"
+
+
+def write(dest, files, copies):
+    """Write `files` ({path: bytes}) and `copies` ({path: source file}) under DEST; return how
+    many were written (the others were there already, byte for byte)."""
+    if not dest.exists():
+        staging = dest.with_name(f".{dest.name}.moving-in")
+        shutil.rmtree(staging, ignore_errors=True)
+        written = _write_all(staging, files, copies)
+        staging.rename(dest)
+        return written
+    return _write_all(dest, files, copies)
+
+
+def _write_all(root, files, copies):
+    written = 0
+    for rel, source in sorted(copies.items()):
+        target = root / rel
+        if target.exists() and target.read_bytes() == source.read_bytes():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target.with_name(f".{target.name}.tmp"))
+        os.replace(target.with_name(f".{target.name}.tmp"), target)
+        written += 1
+    for rel, data in sorted(files.items()):
+        target = root / rel
+        if target.exists() and target.read_bytes() == data:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.with_name(f".{target.name}.tmp").write_bytes(data)
+        os.replace(target.with_name(f".{target.name}.tmp"), target)
+        written += 1
+    return written
+
+
+def _quoted(text):
+    return json.dumps(text, ensure_ascii=False)

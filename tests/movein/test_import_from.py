@@ -1,0 +1,197 @@
+"""`manage.py import_from`: the sites under sites/ are written in the shapes each generator's own
+documentation gives (front matter, bundles, shortcodes, Liquid, permalinks); the texts are ours."""
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from django.core.management import CommandError, call_command
+
+from portfolio.content.importer import import_content
+from portfolio.content.models import Article
+from tests.content_builder import write_content
+from tests.export.conftest import tree
+
+SITES = Path(__file__).parent / "sites"
+
+
+def move(generator, source, dest):
+    """Run the real command; (its report, DEST's files)."""
+    out = io.StringIO()
+    call_command("import_from", generator, str(source), "--into", str(dest), stdout=out, stderr=out)
+    return out.getvalue(), tree(dest)
+
+
+def article(files, slug):
+    return files[f"articles/{slug}.md"].decode()
+
+
+def test_hugo(tmp_path):
+    report, files = move("hugo", SITES / "hugo", tmp_path / "dest")
+    assert sorted(name for name in files if name.startswith("articles/")) == [
+        "articles/bundle-post.md", "articles/draft-post.md", "articles/first-light.md",
+        "articles/json-note.md", "articles/toml-post.md",
+    ]  # fmt: skip
+    assert "skipped    content/posts/_index.md: a section's list page, not a post" in report
+    assert "content/posts/first-light.fr.md: a translation (fr)" in report
+    assert "content/about.md: a page outside any section" in report
+    assert (
+        "content/posts/bundle-post/notes.md: a file of the page bundle content/posts/bundle-post/" in report
+    )
+
+    first = article(files, "first-light")
+    assert 'title: "First light"\n' in first
+    assert "date: 2021-03-14\n" in first  # the date as written, not moved to UTC
+    assert 'tags: ["astronomy", "Gear", "Workshop"]' in first  # tags, then categories
+    assert "<!--more-->" not in first
+    assert "```python\ndef focus(steps):\n    return steps * 2\n```" in first
+    assert "[Video on YouTube](https://www.youtube.com/watch?v=dQw4w9WgXcQ)" in first
+    assert "[the build log](bundle-post.md)" in first  # {{< ref >}} to the bundle's article
+    assert "dropped: series" in report
+    # The page's address, then its aliases (a relative one taken from the page's folder).
+    assert (
+        'aliases:\n  - "/posts/first-light/"\n  - "/old/first-light/"\n  - "/posts/first-light-old"\n'
+        in first
+    )
+    assert '  - "/2020/11/a-note-in-json/"' in article(files, "json-note")  # the config's permalinks
+
+    toml = article(files, "toml-post")
+    assert 'description: "Grit sizes, times and the one mistake I keep making."' in toml
+    assert (
+        "![A chart of grit sizes](../media/toml-post/grit-chart.png)\n\n*Grits I use, coarse to fine*" in toml
+    )
+    assert "[Gist mirasol/6a2c1d9e0f](https://gist.github.com/mirasol/6a2c1d9e0f)" in toml
+    assert "[Post by @mirasol on X](https://x.com/mirasol/status/1453110110599868418)" in toml
+    assert "`{{< youtube ID >}}`" in toml  # an escaped shortcode is shown as written
+    assert "{{< notice warning >}}" in toml  # unknown: kept, and reported with its line
+    assert "warning: line 17: shortcode {{< notice ...}} kept as written" in report
+    assert "[first light](first-light.md)" in toml
+
+    bundle = article(files, "bundle-post")
+    assert "Table of contents" not in bundle
+    assert "image: bundle-post/diagram.png" in bundle
+    assert (
+        files["media/bundle-post/diagram.png"]
+        == (SITES / "hugo/content/posts/bundle-post/diagram.png").read_bytes()
+    )
+    assert "draft: true" in article(files, "draft-post")
+    assert 'title: "Field Notes"' in files["site.yaml"].decode()
+    assert 'imageHosts:\n  - "res.cloudinary.com"' in files["site.yaml"].decode()
+
+
+def test_astro(tmp_path):
+    report, files = move("astro", SITES / "astro", tmp_path / "dest")
+    assert "src/data/blog/components.mdx: MDX" in report
+    press = article(files, "setting-up-the-press")
+    assert "## Table of contents" not in press  # AstroPaper's empty heading, filled by its theme
+    assert "date: 2024-01-12\n" in press
+    assert "image: setting-up-the-press/press.png" in press  # ogImage, a local file
+    assert "![The press, front view](../media/setting-up-the-press/press.png)" in press
+    assert "![Banner](../media/setting-up-the-press/banner.png)" in press  # from public/
+    assert "dropped: author, featured, modDatetime" in report
+    # Links to other posts, by their old address or the old site's absolute URL, go to the articles.
+    assert (
+        "[typography examples](tailwind-typography.md), then\n[the release notes](paper-trail-2.md)" in press
+    )
+    assert "draft: true" in article(files, "the-old-slug")  # its `slug:` names the file
+    assert "aliases" not in article(files, "the-old-slug")  # a draft had no address
+    # /posts/<path under the blog folder>/, folders starting with `_` left out.
+    assert '  - "/posts/examples/tailwind-typography/"' in article(files, "tailwind-typography")
+    assert '  - "/posts/paper-trail-2/"' in article(files, "paper-trail-2")
+    assert 'url: "https://paper.example.dev"' in files["site.yaml"].decode()
+    assert '  - "images.pexels.com"' in files["site.yaml"].decode()  # a raw <img>'s host
+
+
+def test_jekyll(tmp_path):
+    report, files = move("jekyll", SITES / "jekyll", tmp_path / "dest")
+    welcome = article(files, "welcome-to-jekyll")
+    assert 'tags: ["jekyll", "update"]' in welcome  # categories
+    assert '```ruby\ndef print_hi(name)\n  puts "Hi, #{name}"\nend\n```' in welcome
+    assert "![The bench](../media/welcome-to-jekyll/bench.png)" in welcome  # {{ site.baseurl }}
+    assert "[the relay board](relay-board.md)" in welcome  # {% post_url %}
+    assert "Templates look like {{ this }}." in welcome  # {% raw %}
+    assert (
+        'warning: line 21: Liquid {% include note.html content="Mind the iron." %} kept as written' in report
+    )
+    # Jekyll's default permalink (categories, date, title and .html), a post's own, redirect_from.
+    assert '  - "/jekyll/update/2014/05/12/welcome-to-jekyll.html"' in welcome
+    assert '  - "/blog/2016/in-a-category/"' in article(files, "in-a-category")
+    relay = article(files, "relay-board")
+    assert 'aliases:\n  - "/2015/01/01/relay-board.html"\n  - "/relay-board/"\n---' in relay
+    # Its redirect_from names the welcome post's address: the first claim keeps it, and says so.
+    assert "'/jekyll/update/2014/05/12/welcome-to-jekyll.html' is also _posts/2014-05-12-welcome" in report
+    assert 'description: "Four relays, one microcontroller, no smoke."' in relay  # excerpt
+    assert "![Wiring](../media/relay-board/wiring.png)" in relay  # relative_url filter
+    assert "draft: true" in article(files, "not-public")  # published: false
+    assert "draft: true" in article(files, "an-idea")  # _drafts/
+    assert "_posts/notes.md: not named YYYY-MM-DD-title" in report
+    assert 'author: "Sam Ortiz"' in files["site.yaml"].decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("generator", ["astro", "hugo", "jekyll"])
+def test_the_moved_folder_imports(generator, tmp_path, settings):
+    move(generator, SITES / generator, tmp_path / "dest")
+    import_content(tmp_path / "dest", workers=1)
+    assert Article.objects.count() == len(list((tmp_path / "dest/articles").glob("*.md")))
+    if generator == "astro":  # ```ts title="src/config.ts" is code, not a paragraph
+        body = Article.objects.get(slug="setting-up-the-press").body_html
+        assert '<div class="highlight"><pre tabindex="0">' in body and 'title="src/config.ts"' not in body
+
+
+@pytest.mark.parametrize("generator", ["astro", "hugo", "jekyll"])
+def test_moving_again_writes_the_same_bytes(generator, tmp_path):
+    _, first = move(generator, SITES / generator, tmp_path / "dest")
+    report, second = move(generator, SITES / generator, tmp_path / "dest")
+    assert second == first
+    assert report.rstrip().endswith("0 files written to " + str(tmp_path / "dest") + ".")
+
+
+def test_an_unreadable_post_stops_the_move_and_writes_nothing(tmp_path):
+    source = shutil.copytree(SITES / "hugo", tmp_path / "hugo")
+    (source / "content/posts/broken.md").write_text("---\ntitle: [unclosed\n---\nText\n")
+    with pytest.raises(CommandError, match="1 file could not be converted; nothing was written"):
+        move("hugo", source, tmp_path / "new")
+    assert not (tmp_path / "new").exists()
+
+    existing = write_content(tmp_path / "existing")
+    before = tree(existing)
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_from", "hugo", str(source), "--into", str(existing), stdout=out, stderr=out)
+    assert "failed     content/posts/broken.md: invalid YAML front matter at line 3" in out.getvalue()
+    assert tree(existing) == before
+
+
+@pytest.mark.parametrize(
+    "generator, expected",
+    [
+        ("astro", "is not an Astro blog: it has neither src/data/blog nor src/content/blog/"),
+        ("hugo", "is not a Hugo site: it has no content/ folder"),
+        ("jekyll", "is not a Jekyll site: it has no _config.yml and no _posts/ folder"),
+    ],
+)
+def test_a_folder_of_another_kind_is_one_line(generator, expected, tmp_path):
+    (tmp_path / "README.md").write_text("not a site\n")
+    with pytest.raises(CommandError) as caught:
+        move(generator, tmp_path, tmp_path / "dest")
+    assert expected in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_an_existing_folder_is_added_to(tmp_path):
+    dest = write_content(tmp_path / "content")
+    site_before = (dest / "site.yaml").read_text()
+    (dest / "articles/first-light.md").write_text(
+        '---\ntitle: "Another first light"\ndescription: "Mine."\ndate: 2020-01-01\n---\nMine.\n'
+    )
+    report, files = move("hugo", SITES / "hugo", dest)
+    assert "its slug 'first-light' is another article's: written as 'first-light-2'" in report
+    assert article(files, "first-light").startswith('---\ntitle: "Another first light"')
+    assert 'title: "First light"' in article(files, "first-light-2")
+    site = files["site.yaml"].decode()
+    assert site.startswith(site_before[: site_before.index("imageHosts:")])  # the rest as it was
+    hosts = yaml.safe_load(site)["imageHosts"]
+    assert hosts == [*yaml.safe_load(site_before)["imageHosts"], "res.cloudinary.com"]
+    assert "stack.yaml" not in report  # it has one
