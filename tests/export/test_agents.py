@@ -284,9 +284,10 @@ def test_nginx(agent_site, background, tmp_path):
     check_negotiation(base, agent_site, FORMS + LATER_FORMS)
 
 
-def test_cloudflare_workers_with_the_project_config(agent_site, tmp_path):
+def test_cloudflare_workers_with_the_project_config(agent_site, tmp_path, imported):
     """`wrangler dev` with deploy/wrangler.json (its assets folder the built site) and the Worker:
-    the site behaves as on Pages (check_host) and negotiates."""
+    the site behaves as on Pages (check_host, which reads the imported site's identity) and
+    negotiates."""
     if not WRANGLER.exists():
         missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
     config = json.loads((DEPLOY / "wrangler.json").read_text())
