@@ -3,14 +3,17 @@ Twitter cards) and the schema.org JSON-LD (templates/includes/social.html shows 
 
 from portfolio.content.models import Article, Project
 
+from .cards import card_of, has_own_image
+
 
 def social_image(site, item=None):
-    """The item's image, else the site's: {src, width, height, alt} or None. Only a raster image
-    (PNG, JPEG...) can be a social card: the platforms do not show SVG."""
-    for image in (getattr(item, "image", None), getattr(site, "image", None)):
-        if image and image.get("raster"):
-            return image
-    return None
+    """The item's own image, else its generated card (pages/cards.py), else (a page of no item) the
+    site's: {src, width, height, alt} or None. Only a raster image (PNG, JPEG...) can be a social
+    image: the platforms do not show SVG, so an item whose image is an SVG gets a card."""
+    if isinstance(item, Project | Article):
+        return item.image if has_own_image(item) else card_of(item)
+    image = getattr(site, "image", None)
+    return image if image and image.get("raster") else None
 
 
 def structured_data(site, base_url, path, item=None):

@@ -8,7 +8,7 @@ from django.urls import register_converter
 from portfolio.content.distill import project_slugs, published_article_slugs
 from portfolio.shows import CODE, LISTS, SITE, Shows, distill_path
 
-from . import assets, markdown_forms, media, sitemaps, skills, tags, twins, views
+from . import assets, cards, markdown_forms, media, sitemaps, skills, tags, twins, views
 from .feeds import SiteFeed, TagFeed
 
 register_converter(tags.TagConverter, "tag")
@@ -237,6 +237,24 @@ urlpatterns = [
         distill_func=sitemaps.section_names,
         distill_file="sitemap-{}.xml",
         shows=Shows("sitemap", "{}"),
+    ),
+    # The social cards of the items without their own image (pages/cards.py): each shows its own
+    # item's title and date and the site's name, so an edit makes that item's card alone again.
+    distill_path(
+        "cards/projects/<slug:slug>.png",
+        cards.project_card,
+        name="project-card",
+        distill_func=cards.project_card_slugs,
+        distill_file="cards/projects/{}.png",
+        shows=Shows("card", "projects:{}"),
+    ),
+    distill_path(
+        "cards/articles/<slug:slug>.png",
+        cards.article_card,
+        name="article-card",
+        distill_func=cards.article_card_slugs,
+        distill_file="cards/articles/{}.png",
+        shows=Shows("card", "articles:{}"),
     ),
     distill_path(
         "media/<path:path>",

@@ -40,6 +40,7 @@ IN_PIECES = {
     "sitemap": "one section of the sitemap (projects, articles, tags: their addresses and dates; "
     "pages: as `lists`)",
     "media": "one media file's bytes, not the code (its path)",
+    "card": "one item's social card: its title and date (kind:slug)",
 }
 
 

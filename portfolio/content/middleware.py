@@ -28,9 +28,16 @@ class ContentErrorMiddleware:
         if problem is None or request.path_info.startswith(PASS_THROUGH):
             return self.get_response(request)
         errors = [str(error) for error in problem.errors]
-        summary = f"The content folder has {len(errors)} problem(s); nothing was imported."
+        summary = f"The content folder has {problems(len(errors))}; nothing was imported."
         if is_api_address(request.path_info):
             return JsonResponse({"detail": summary, "errors": errors}, status=500)
         context = {"errors": errors, "summary": summary, "content_dir": settings.CONTENT_DIR,
                    "reloads": settings.BROWSER_RELOAD}  # fmt: skip
-        return HttpResponse(render_to_string("content/problems.html", context), status=500)
+        # In the site's frame (base.html: header, footer, stylesheet): the last valid content is
+        # still in the database, so the header's links and the site's title are there to show.
+        page = render_to_string("content/problems.html", context, request=request)
+        return HttpResponse(page, status=500)
+
+
+def problems(count):
+    return f"{count} problem" if count == 1 else f"{count} problems"

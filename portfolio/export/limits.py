@@ -29,6 +29,7 @@ HEADER_RULE = re.compile(r"[^\s]+://|/")
 KINDS = [
     ("media/", "media files (media/, the images and their resized variants)"),
     ("static/", "static assets (static/)"),
+    ("cards/", "social cards (cards/, one an item without its own image)"),
     ("pagefind/", "search index files (pagefind/, about one a searchable page)"),
     (".html", "pages (*.html)"),
     (".json", "API documents (*.json)"),

@@ -95,7 +95,7 @@ def targets():
 
 
 # The parts a file of one item (or of the code) shows: the rest show more than one item.
-DETAIL = ("projects:", "articles:", "media:")
+DETAIL = ("projects:", "articles:", "media:", "card:")
 
 
 def is_global(target):
@@ -143,7 +143,7 @@ class Keys:
         # Each collection read once, in the lists' order: what the lists show, then the content
         # hash, which they do not show.
         fields, projects = listed(Project.objects, "content_hash")
-        p_slug, p_date = fields.index("slug"), fields.index("date")
+        p_slug, p_title, p_date = fields.index("slug"), fields.index("title"), fields.index("date")
         fields, articles = listed(Article.objects.published(), "content_hash")
         a_slug, a_title, a_date = fields.index("slug"), fields.index("title"), fields.index("date")
         self.media = dict(MediaFile.objects.values_list("path", "content_hash"))
@@ -157,6 +157,11 @@ class Keys:
         around = ["", *(f"{row[a_slug]}\0{row[a_title]}" for row in articles), ""]
         self.own = {f"projects:{row[p_slug]}": hash_of(self.site, row[p_slug], row[-1]) for row in projects}
         self.memo = dict(self.own)
+        # A social card shows its item's title and date and the site's name: a body edit keeps it.
+        self.cards = {f"projects:{row[p_slug]}": hash_of(self.site, row[p_title]) for row in projects}
+        self.cards.update(
+            (f"articles:{row[a_slug]}", hash_of(self.site, row[a_title], row[a_date])) for row in articles
+        )
         for i, row in enumerate(articles):
             slug = row[a_slug]
             own = self.own[f"articles:{slug}"] = hash_of(self.site, slug, row[-1])
@@ -257,6 +262,10 @@ class Keys:
         if target.depends in self.shows:
             return self.shows[target.depends]
         part, piece = target.depends.split(":", 1)
+        if part == "card":
+            if piece not in self.cards:
+                raise LookupError(f"{target.uri}: no published item {piece}")
+            return hash_of(part, piece, self.cards[piece])
         if part == "media":  # not the code: a code change need not copy every image again
             return hash_of(part, piece, self.media.get(piece, ""))
         if part in ("projects", "articles"):

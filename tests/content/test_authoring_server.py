@@ -7,6 +7,8 @@ from urllib.parse import quote
 import pytest
 
 from portfolio.content.autosync import Watcher
+from portfolio.content.loader import ContentError, ContentInvalid
+from portfolio.content.middleware import PROBLEM_KEY
 from tests.content_builder import MOVED, article, write_content
 from tests.server import fetch, manage_py_server, raw_get
 from tests.tools import missing_tool
@@ -142,6 +144,19 @@ def test_a_renamed_file_s_old_addresses_move_while_writing(authoring_server, con
         status, headers, _ = fetch(base + old)
         assert (status, headers["Location"]) == (301, new), old
     assert fetch(base + "/articles/first-steps")[0] == 200
+
+
+@pytest.mark.parametrize("count, words", [(1, "1 problem;"), (2, "2 problems;")])
+def test_the_error_page_is_in_the_site_s_frame_and_counts_in_words(client, imported, count, words):
+    # What autosync puts in the request's environ while the content folder is invalid.
+    errors = [ContentError(f"articles/x{n}.md", "status", "unknown key") for n in range(count)]
+    response = client.get("/articles/", **{PROBLEM_KEY: ContentInvalid(errors)})
+    page = response.content.decode()
+    assert response.status_code == 500
+    assert '<header class="site-header">' in page and '<footer class="site-footer">' in page
+    assert f"The content folder has {words}" in page and "problem(s)" not in page
+    assert "articles/x0.md: status: unknown key" in page
+    assert "<style" not in page, "the site's stylesheet, no inline style (its CSP)"
 
 
 def test_addresses_in_any_script_answer_as_on_the_host(authoring_server, content_dir):

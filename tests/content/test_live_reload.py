@@ -168,6 +168,10 @@ def test_every_kind_of_edit_reloads_the_page(authoring_server, content_dir):
         assert status == 500 and headers["Content-Type"] == "text/html; charset=utf-8"
         assert problem in page and RELOAD_SCRIPT in page, "the error page reloads by itself too"
         assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+        # In the site's frame, counted in words: "1 problem", not "1 problem(s)".
+        assert '<header class="site-header">' in page and '<footer class="site-footer">' in page
+        assert "The content folder has 1 problem;" in page and "problem(s)" not in page
+        assert "<style" not in page, "no inline style: the site's stylesheet, under its CSP"
         for path in ["/api/v1/articles/first-post", "/api/v1/projects.json", "/openapi.json"]:
             status, headers, body = fetch(authoring_server + path)
             assert (status, headers["Content-Type"]) == (500, "application/json"), path

@@ -31,12 +31,22 @@ def built_site(tmp_path_factory):
     draft = article("Quokkaberry jam", date="2026-04-05", draft="true", body=f"The {DRAFT_WORD} harvest.\n")
     herons = {f"articles/heron-{n}.md": article(f"Heron {n}", date=f"2025-03-{n:02}", body="A heron.\n")
               for n in range(1, 13)}  # fmt: skip
+    long_read = article("Storage notes", date="2025-06-01", tags="[sqlite, python]", body=LONG_READ)
     escapes = article("Escapes", body=ESCAPES)
     files = {**FILES, **herons, "articles/jam.md": draft, "articles/escapes.md": escapes}
-    content = write_content(root / "content", files)
+    content = write_content(root / "content", {**files, "articles/storage.md": long_read})
     result = distill_local(content, root / "site", root / "db.sqlite3")
     assert result.returncode == 0, result.stderr
     return root / "site"
+
+
+# Sentences enough that an excerpt is cut at both ends; its one match in the fourth.
+LONG_READ = (
+    "The first sentence sets the scene for a long read. The second sentence adds a detail or two. "
+    "The third sentence goes on about disks and pages. A single file of wombatdata is enough here, "
+    "and it is backed up nightly. The fifth sentence is about caches. The sixth is about the "
+    "network. The seventh is about nothing much at all. The eighth closes the paragraph.\n"
+)
 
 
 def press(driver, *keys):
@@ -100,7 +110,7 @@ def test_search_with_the_keyboard_only(built_site, chromium, tmp_path, width):
         assert status(driver) == "1 result for “zeta”"
         [(href, title, markup)] = results(driver)
         assert (href, title) == ("/projects/alpha-one", "Alpha One")  # the case study holds "zeta"
-        assert "<mark>zeta" in markup  # the word as Pagefind marks it, its full stop with it
+        assert "<mark>zeta</mark>" in markup  # the word alone, not its punctuation
         if width == 360:  # nothing wider than the phone
             assert driver.execute_script("return document.documentElement.scrollWidth") <= 360
         tab_to(driver, ".search-result a")
@@ -155,6 +165,37 @@ def test_without_javascript_the_header_form_still_reaches_the_search_page(built_
         wait_for(driver, "return location.pathname === '/search'")
         assert driver.current_url == base + "/search?q=zeta"
         assert "needs JavaScript" in driver.find_element("css selector", "main").text
+
+
+@pytest.mark.browser
+def test_a_result_reads_like_a_sentence_of_its_page(built_site, chromium, tmp_path):
+    """The title a link, then whole sentences around the match with "…" where cut, the word
+    marked without its punctuation, the tags as tags; a match in a tag does not start the excerpt."""
+    with preview(built_site, tmp_path) as base:
+        driver = chromium()
+        driver.get(base + "/search?q=wombatdata")
+        wait_for(driver, "return document.querySelector('.search-result')")
+        read = (
+            "const r = document.querySelector('.search-result'); return ["
+            "r.querySelector('h2 a').textContent, r.querySelector('.search-excerpt').textContent,"
+            "[...r.querySelectorAll('mark')].map((m) => m.textContent),"
+            "[...r.querySelectorAll('.tags li')].map((t) => t.textContent)]"
+        )
+        title, excerpt, marks, tags = driver.execute_script(read)
+        assert title == "Storage notes"
+        sentence = "A single file of wombatdata is enough here, and it is backed up nightly."
+        assert excerpt.startswith(f"… {sentence}")
+        assert excerpt.endswith(" …") and marks == ["wombatdata"] and tags == ["sqlite", "python"]
+        assert "sqlite." not in excerpt.lower(), "the tags are not read as sentences"
+
+        driver.get(base + "/search?q=sqlite")  # a tag of the article, no word of its text
+        wait_for(driver, "return document.querySelector('.search-result')")
+        found = {href: markup for href, _title, markup in results(driver)}
+        excerpt = driver.execute_script(
+            "return document.querySelector('.search-result a[href=\\'/articles/storage\\']')"
+            ".closest('.search-result').querySelector('.search-excerpt').textContent"
+        )
+        assert "/articles/storage" in found and excerpt.startswith("The first sentence sets the scene")
 
 
 @pytest.mark.browser

@@ -137,3 +137,17 @@ def test_without_javascript_the_device_decides_and_the_toggle_is_hidden(site, ch
     assert driver.find_element(By.TAG_NAME, "html").get_attribute("data-theme") is None
     assert background(driver) == BACKGROUND["dark"]
     assert not driver.find_element(By.CSS_SELECTOR, "[data-theme-toggle]").is_displayed()
+
+
+def test_search_before_any_build_says_how_in_one_line(site, chromium, settings, tmp_path):
+    """The authoring server before the first build: its list of index bundles is empty, and the
+    search page says what to run (README's Quick start says it too)."""
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    settings.SEARCH_BUILD_DIR = tmp_path / "no-build-yet"
+    driver = chromium()
+    driver.get(site + "/search?q=anything")
+    status = "return document.querySelector('[data-search-status]').textContent"
+    said = WebDriverWait(driver, 15).until(lambda d: d.execute_script(status))
+    assert said == "No search index yet: run make build once, then search again (make build updates it)."
+    assert console_errors(driver) == []

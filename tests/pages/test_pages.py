@@ -78,7 +78,8 @@ def test_article_detail(get):
     _, body = get("/articles/first-post")
     assert "<title>First post · Test Portfolio</title>" in body
     assert '<meta name="description" content="An article description">' in body
-    assert '<time datetime="2025-01-10">' in body and '<a href="/tags/intro">intro</a>' in body
+    assert '<time datetime="2025-01-10">' in body
+    assert '<a href="/tags/intro" data-pagefind-filter="tag">intro</a>' in body
     assert "Article body." in body
     assert '<meta property="og:type" content="article">' in body
 

@@ -40,18 +40,27 @@ def test_every_page_has_a_social_card_with_a_served_image(pages, client):
         assert meta(page, "og:title") and meta(page, "og:description"), path
         assert meta(page, "twitter:card") == "summary_large_image", path
         image = meta(page, "og:image")
-        assert image.startswith(SITE + "/media/"), path
+        assert image.startswith((SITE + "/media/", SITE + "/cards/")), path
+        assert meta(page, "twitter:image") == image, path
         assert client.get(image.removeprefix(SITE)).status_code == 200, path
     assert meta(pages["/projects/alpha-one"], "og:image") == f"{SITE}/media/alpha/cover.png"
     assert meta(pages["/projects/alpha-one"], "og:image:alt") == "The alpha cover"
-    assert meta(pages["/projects/beta_two"], "og:image") == f"{SITE}/media/site/card.png"  # none of its own
+    # An item with no image of its own has its generated card (pages/cards.py); a page of no item
+    # the site's image.
+    assert meta(pages["/projects/beta_two"], "og:image") == f"{SITE}/cards/projects/beta_two.png"
+    assert meta(pages["/projects/beta_two"], "og:image:alt") == "Beta Two"
+    assert meta(pages["/articles/first-post"], "og:image") == f"{SITE}/cards/articles/first-post.png"
+    assert meta(pages["/stack"], "og:image") == f"{SITE}/media/site/card.png"
     assert meta(pages["/"], "og:image:width") == "1200"
 
 
 def test_without_any_image_the_card_is_a_summary(imported, client):
-    page = body_of(client.get("/projects/alpha-one"))
+    page = body_of(client.get("/stack"))  # no item, no site image
     assert meta(page, "twitter:card") == "summary"
     assert meta(page, "og:image") is None
+    page = body_of(client.get("/projects/alpha-one"))  # an item: its generated card
+    assert meta(page, "twitter:card") == "summary_large_image"
+    assert meta(page, "og:image").endswith("/cards/projects/alpha-one.png")
 
 
 def test_json_ld_describes_the_owner_site_and_item(pages):

@@ -1,8 +1,8 @@
 // /search?q=...: the build's Pagefind index (portfolio/export/search_index.py), searched in the
 // browser. The index is cut into bundles that /pagefind/bundles.json lists: the first holds
 // Pagefind's script and WebAssembly, the others are merged into it (Pagefind's mergeIndex).
-// Results are built as elements and text, never innerHTML: Pagefind's excerpt is the page's text
-// with < and > escaped and the matched words in <mark>, and only those two tags become elements.
+// Results are built as elements and text, never innerHTML: the excerpt is cut from the page's
+// plain text (Pagefind's `content`) and only the matched words become <mark> elements.
 (() => {
   "use strict";
   const form = document.querySelector("[data-search-form]");
@@ -14,8 +14,9 @@
   const BUNDLES = "/pagefind/bundles.json";
   const BUNDLE = /^\/pagefind\/[a-z0-9-]+\/$/;
   const PAGE = 10; // results shown at a time
-  const UNAVAILABLE =
-    "Search is not available: this site has no search index yet, or it could not be read. A build writes it (make build).";
+  const UNAVAILABLE = "Search is not available: this site's search index could not be read.";
+  // The authoring server before any build: its list of bundles is empty (pages/views.py).
+  const NO_INDEX = "No search index yet: run make build once, then search again (make build updates it).";
   let pagefind = null; // a promise of Pagefind's module, bundles merged
   let latest = 0; // the newest search: an older one's answer is dropped
   let results = [];
@@ -30,15 +31,21 @@
           return response.json();
         })
         .then(async ({ bundles }) => {
-          if (!Array.isArray(bundles) || !bundles.length || !bundles.every((b) => BUNDLE.test(b))) {
+          if (Array.isArray(bundles) && !bundles.length) throw new NoIndex();
+          if (!Array.isArray(bundles) || !bundles.every((b) => BUNDLE.test(b))) {
             throw new Error(`${BUNDLES}: not a list of bundles`);
           }
           const module = await import(`${bundles[0]}pagefind.js`);
-          await module.options({ excerptLength: 24 });
           await Promise.all(bundles.slice(1).map((bundle) => module.mergeIndex(bundle)));
           return module;
         });
     return pagefind;
+  }
+
+  class NoIndex extends Error {}
+
+  function unavailable(error) {
+    return error instanceof NoIndex ? NO_INDEX : UNAVAILABLE;
   }
 
   function say(text) {
@@ -66,7 +73,7 @@
       const module = await load();
       found = debounce ? await module.debouncedSearch(term, {}, 250) : await module.search(term);
     } catch (error) {
-      if (run === latest) say(UNAVAILABLE);
+      if (run === latest) say(unavailable(error));
       return;
     }
     if (found === null || run !== latest) return; // a newer search is on its way
@@ -116,59 +123,104 @@
     const heading = element("h2");
     const link = element("a");
     link.href = path;
-    link.textContent = (data.meta && data.meta.title) || path;
+    const title = (data.meta && data.meta.title) || path;
+    link.textContent = title;
     heading.append(link);
-    const excerpt = element("p");
-    excerpt.append(...marked(data));
+    const tags = (data.filters && data.filters.tag) || [];
+    const excerpt = element("p", "search-excerpt");
+    excerpt.append(...excerptOf(data, title, tags));
     const meta = element("p", "meta");
     meta.textContent = kind(path);
     entry.append(heading, excerpt, meta);
+    if (tags.length) {
+      const list = element("ul", "tags");
+      list.setAttribute("aria-label", "Tags");
+      for (const name of tags) {
+        const tag = element("li");
+        tag.textContent = name;
+        list.append(tag);
+      }
+      entry.append(list);
+    }
     return entry;
   }
 
-  // The excerpt as text nodes and <mark> elements, its text as the page shows it. Pagefind builds
-  // the excerpt from the page's words with < and > escaped (an & stays as it is, so a page that
-  // shows "&lt;" and one that shows "<" give the same excerpt) and whole words in <mark>. The
-  // page's own words (data.content) are the text: the run of them that the excerpt escapes.
-  function marked(data) {
-    const shown = (data.excerpt || "").split(" ");
-    const escaped = shown.map((word) => word.replace(/^<mark>([^]*)<\/mark>$/, "$1"));
-    const words = (data.content || "").split(/[\r\n\s]+/g);
-    const escape = (word) => word.replace(/</g, "&lt;").replace(/>/g, "&gt;");
-    const runs = (start) => escaped.every((word, n) => escape(words[start + n] ?? "") === word);
-    const at = words.findIndex((_, start) => runs(start));
-    if (at < 0) return unescaped(data.excerpt || ""); // words not split on spaces (segmented scripts)
-    const nodes = [];
-    shown.forEach((word, n) => {
-      const text = document.createTextNode(words[at + n]);
-      if (n) nodes.push(document.createTextNode(" "));
-      if (word === escaped[n]) nodes.push(text);
-      else {
-        const mark = element("mark");
-        mark.append(text);
-        nodes.push(mark);
+  // One excerpt of whole sentences of the page's text around its first match, "…" where it is
+  // cut. Pagefind's `content` is the page's text (its title and tags read as sentences too: those
+  // are shown apart, so a match in them does not start the excerpt) and `locations` the matched
+  // words' places in it, counted by spaces. Built as text and <mark> elements, never as markup.
+  const WORDS = 32; // about two lines
+  const END = /[.!?…:]["”’)]*$/; // a word that ends a sentence
+
+  function excerptOf(data, title, tags) {
+    const words = String(data.content || "").split(" ");
+    const sentences = []; // [first word, word after the last]
+    let first = 0;
+    words.forEach((word, at) => {
+      if (END.test(word) || at === words.length - 1) {
+        sentences.push([first, at + 1]);
+        first = at + 1;
       }
     });
-    return nodes;
+    const apart = new Set([title, ...tags].map((text) => text.toLowerCase().replace(/[.!?…:]+$/, "")));
+    const body = sentences.filter(
+      ([from, to]) => !apart.has(words.slice(from, to).join(" ").toLowerCase().replace(/[.!?…:]+$/, "")),
+    );
+    if (!body.length) return [];
+    const matched = new Set(data.locations || []);
+    const start = body.findIndex(([from, to]) => words.slice(from, to).some((_, n) => matched.has(from + n)));
+    let at = start < 0 ? 0 : start;
+    // A match late in a long sentence: start the excerpt a few words before it instead.
+    let [from, to] = body[at];
+    const hit = start < 0 ? from : [...matched].filter((n) => n >= from && n < to).sort((a, b) => a - b)[0];
+    const cutBefore = hit - from > WORDS / 2 ? hit - 6 : from;
+    const chosen = [];
+    let count = 0;
+    while (at < body.length && count < WORDS) {
+      [from, to] = body[at];
+      const begin = chosen.length ? from : cutBefore;
+      const take = Math.min(to, begin + WORDS - count);
+      chosen.push([begin, take]);
+      count += take - begin;
+      at += 1;
+    }
+    const nodes = [];
+    const [head] = chosen;
+    if (head[0] !== body[0][0]) nodes.push(document.createTextNode("… "));
+    chosen.forEach(([begin, end], index) => {
+      for (let n = begin; n < end; n++) {
+        if (n > begin || index > 0) nodes.push(document.createTextNode(" "));
+        nodes.push(...highlighted(words[n], matched.has(n)));
+      }
+    });
+    const [, last] = chosen[chosen.length - 1];
+    if (last !== body[body.length - 1][1]) nodes.push(document.createTextNode(" …"));
+    return merged(nodes);
   }
 
-  // The excerpt read as Pagefind writes it, where its words cannot be found in the page's.
-  function unescaped(excerpt) {
-    const nodes = [];
-    let mark = null;
-    for (const part of excerpt.split(/(<\/?mark>)/)) {
-      if (part === "<mark>") {
-        mark = element("mark");
-      } else if (part === "</mark>") {
-        if (mark) nodes.push(mark);
-        mark = null;
-      } else if (part) {
-        const text = document.createTextNode(part.replace(/&lt;/g, "<").replace(/&gt;/g, ">"));
-        (mark || { append: (node) => nodes.push(node) }).append(text);
+  // A matched word marked without its punctuation: "sqlite." is <mark>sqlite</mark>.
+  function highlighted(word, match) {
+    if (!match) return [document.createTextNode(word)];
+    const [, before, core, after] = word.match(/^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/u);
+    const mark = element("mark");
+    mark.textContent = core || word;
+    return [before, mark, after]
+      .filter(Boolean)
+      .map((part) => (typeof part === "string" ? document.createTextNode(part) : part));
+  }
+
+  // Neighbouring text nodes as one (screen readers read a paragraph, not word by word).
+  function merged(nodes) {
+    const out = [];
+    for (const node of nodes) {
+      const last = out[out.length - 1];
+      if (node.nodeType === Node.TEXT_NODE && last && last.nodeType === Node.TEXT_NODE) {
+        last.textContent += node.textContent;
+      } else {
+        out.push(node);
       }
     }
-    if (mark) nodes.push(mark);
-    return nodes;
+    return out;
   }
 
   form.addEventListener("submit", (event) => {
@@ -181,5 +233,5 @@
   const term = new URLSearchParams(location.search).get("q") || "";
   input.value = term;
   if (term) search(term, false);
-  else load().catch(() => say(UNAVAILABLE)); // fetched while the visitor types
+  else load().catch((error) => say(unavailable(error))); // fetched while the visitor types
 })();
