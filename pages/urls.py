@@ -4,15 +4,12 @@ slash). Every GET route is a distill_path so that the static export (django-dist
 (portfolio/shows.py: a build renders a file again when that changed)."""
 
 from django.urls import register_converter
-from django.views.generic import TemplateView
 
 from portfolio.content.distill import project_slugs, published_article_slugs
 from portfolio.shows import CODE, LISTS, SITE, Shows, distill_path
 
-from . import assets, cards, media, sitemaps, tags, twins, views
+from . import assets, cards, markdown_forms, media, sitemaps, skills, tags, twins, views
 from .feeds import SiteFeed, TagFeed
-
-text_plain = "text/plain; charset=utf-8"
 
 register_converter(tags.TagConverter, "tag")
 
@@ -147,12 +144,78 @@ urlpatterns = [
         distill_file="llms-full-{}.txt",
         shows=Shows("llms-full", "{}"),
     ),
+    distill_path("robots.txt", views.robots_txt, name="robots-txt", distill_file="robots.txt", shows=SITE),
+    # The agent skills index and its one skill (pages/skills.py).
     distill_path(
-        "robots.txt",
-        TemplateView.as_view(template_name="pages/robots.txt", content_type=text_plain),
-        name="robots-txt",
-        distill_file="robots.txt",
+        ".well-known/agent-skills/index.json",
+        skills.index,
+        name="agent-skills",
+        distill_file=".well-known/agent-skills/index.json",
         shows=SITE,
+    ),
+    distill_path(
+        ".well-known/agent-skills/<slug:name>/SKILL.md",
+        skills.skill_file,
+        name="agent-skill",
+        distill_func=skills.skill_names,
+        distill_file=".well-known/agent-skills/{}/SKILL.md",
+        shows=SITE,
+    ),
+    # The markdown forms of the pages that list things (pages/markdown_forms.py): each page's
+    # address plus `.md`, showing what its page shows; pages/negotiation.py answers them to an
+    # Accept that prefers markdown.
+    distill_path("index.md", markdown_forms.home, name="home-md", distill_file="index.md", shows=LISTS),
+    distill_path(
+        "projects.md",
+        markdown_forms.ProjectList.as_view(),
+        name="projects-md",
+        distill_file="projects.md",
+        shows=Shows("projects-page", "1"),
+    ),
+    distill_path(
+        "projects/page/<int:page>.md",
+        markdown_forms.ProjectList.as_view(),
+        name="projects-page-md",
+        distill_func=views.later_project_pages,
+        distill_file="projects/page/{}.md",
+        shows=Shows("projects-page", "{}"),
+    ),
+    distill_path(
+        "articles.md",
+        markdown_forms.ArticleList.as_view(),
+        name="articles-md",
+        distill_file="articles.md",
+        shows=Shows("articles-page", "1"),
+    ),
+    distill_path(
+        "articles/page/<int:page>.md",
+        markdown_forms.ArticleList.as_view(),
+        name="articles-page-md",
+        distill_func=views.later_article_pages,
+        distill_file="articles/page/{}.md",
+        shows=Shows("articles-page", "{}"),
+    ),
+    distill_path(
+        "stack.md", markdown_forms.stack, name="stack-md", distill_file="stack.md", shows=Shows("stack")
+    ),
+    distill_path(
+        "tags.md", markdown_forms.tag_index, name="tags-md", distill_file="tags.md", shows=Shows("tags")
+    ),
+    distill_path(
+        "tags/<tag:slug>.md",
+        markdown_forms.TagPage.as_view(),
+        name="tag-md",
+        distill_func=tags.tag_slugs,
+        distill_file="tags/{}.md",
+        shows=Shows("tag-page", "{}:1"),
+    ),
+    distill_path(
+        "tags/<tag:slug>/page/<int:page>.md",
+        markdown_forms.TagPage.as_view(),
+        name="tag-page-md",
+        distill_func=views.later_tag_pages,
+        distill_file="tags/{}/page/{}.md",
+        shows=Shows("tag-page", "{}:{}"),
     ),
     # At the root, where browsers and crawlers ask for them without reading a page.
     distill_path("favicon.ico", assets.favicon, name="favicon", distill_file="favicon.ico", shows=SITE),

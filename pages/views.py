@@ -12,6 +12,7 @@ from django.views.generic import DetailView, TemplateView
 from django.views.static import serve as static_serve
 
 from portfolio.batch import Batched
+from portfolio.content.loader import CONTENT_SIGNALS
 from portfolio.content.models import Article, Project, Site, Stack
 
 from . import tags
@@ -24,14 +25,17 @@ ARTICLE_ITEM = ("slug", "title", "description", "date", "tags", "image")
 LATEST_ARTICLES = 5
 
 
-def home(request):
-    context = {
+def home_context():
+    return {
         "featured": Project.objects.filter(featured=True).only(*PROJECT_CARD),
         "articles": Article.objects.published().only(*ARTICLE_ITEM)[:LATEST_ARTICLES],
         "stack": Stack.objects.only("current_focus").first(),
         "json_twin": "/api/v1.json",
     }
-    return render(request, "pages/home.html", context)
+
+
+def home(request):
+    return render(request, "pages/home.html", home_context())
 
 
 class ListPage(View):
@@ -42,6 +46,7 @@ class ListPage(View):
     name `object_name` (`name` unless told)."""
 
     template_name = name = object_name = json_twin = None
+    content_type = None  # the template's (pages/markdown_forms.py gives text/markdown)
 
     def items(self):
         raise NotImplementedError
@@ -72,7 +77,8 @@ class ListPage(View):
     def get(self, request, page=None, **kwargs):
         if page is not None and page < 2:  # page 1 has one address, the list's own
             raise Http404("Page 1 is the list's own address")
-        return render(request, self.template_name, self.context(1 if page is None else page))
+        context = self.context(1 if page is None else page)
+        return render(request, self.template_name, context, content_type=self.content_type)
 
 
 def list_paginator(items):
@@ -156,9 +162,13 @@ class ArticlePage(Batched, ItemPage):
         return context
 
 
+def tag_index_context():
+    return {"tags": tags.tags()}
+
+
 def tag_index(request):
     """/tags: every tag with how many projects and articles have it."""
-    return render(request, "pages/tags.html", {"tags": tags.tags()})
+    return render(request, "pages/tags.html", tag_index_context())
 
 
 class TagPage(ListPage):
@@ -181,10 +191,13 @@ class TagPage(ListPage):
         return {**super().context(number), "tag": self.tag}
 
 
-def stack(request):
+def stack_context():
     profile = Stack.objects.prefetch_related("models", "daily_drivers").first()
-    context = {"stack": profile, "json_twin": "/api/v1/stack.json"}
-    return render(request, "pages/stack.html", context)
+    return {"stack": profile, "json_twin": "/api/v1/stack.json"}
+
+
+def stack(request):
+    return render(request, "pages/stack.html", stack_context())
 
 
 def developers(request):
@@ -259,3 +272,24 @@ class LlmsTxtView(TemplateView):
             tags=tags.tags(),
             **kwargs,
         )
+
+
+# robots.txt's AI groups. Crawlers that collect training data (each vendor's own token for it),
+# refused when the site says ai-train=no ...
+TRAINING_CRAWLERS = ["GPTBot", "ClaudeBot", "anthropic-ai", "CCBot", "Google-Extended", "Applebot-Extended",
+                     "Bytespider", "meta-externalagent"]  # fmt: skip
+# ... and the agents that search or fetch for a person, which stay allowed.
+ASSISTANTS = ["OAI-SearchBot", "ChatGPT-User", "Claude-User", "Claude-SearchBot", "PerplexityBot",
+              "Perplexity-User"]  # fmt: skip
+
+
+def robots_txt(request):
+    """/robots.txt: everything allowed, the owner's Content-Signal (site.yaml's contentSignals,
+    contentsignals.org) in the `*` group, and the training crawlers refused when ai-train is no."""
+    signals = Site.load().content_signals or CONTENT_SIGNALS
+    context = {
+        "signals": ", ".join(f"{key}={signals.get(key, yes_no)}" for key, yes_no in CONTENT_SIGNALS.items()),
+        "assistants": ASSISTANTS,
+        "training": TRAINING_CRAWLERS if signals.get("ai-train", "no") == "no" else [],
+    }
+    return render(request, "pages/robots.txt", context, content_type="text/plain; charset=utf-8")

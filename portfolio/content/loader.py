@@ -288,6 +288,27 @@ def one_of(*choices):
     return rule
 
 
+# contentSignals (contentsignals.org): what the owner allows of the site's content, each yes or no.
+CONTENT_SIGNALS = {"search": "yes", "ai-input": "yes", "ai-train": "no"}
+
+
+def content_signals(value):
+    """{search, ai-input, ai-train: yes | no}, any of them left out taking its default. YAML reads
+    an unquoted yes or no as a boolean; the quoted words mean the same."""
+    if not isinstance(value, dict):
+        keys = ", ".join(CONTENT_SIGNALS)
+        raise Invalid(f"expected a mapping of {keys} to yes or no; got {describe(value)}")
+    signals = dict(CONTENT_SIGNALS)
+    for key, given in value.items():
+        if key not in CONTENT_SIGNALS:
+            raise Invalid(f"unknown signal {describe(key)}; expected one of {', '.join(CONTENT_SIGNALS)}")
+        words = {True: "yes", False: "no", "yes": "yes", "no": "no"}
+        if not isinstance(given, (bool, str)) or given not in words:
+            raise Invalid(f"{key}: expected yes or no; got {describe(given)}")
+        signals[key] = words[given]
+    return signals
+
+
 def list_of_strings(value):
     if not isinstance(value, list):
         raise Invalid(f"expected a list of strings; got {describe(value)}")
@@ -524,6 +545,7 @@ SITE = {
     "url": Field(site_url, max_length=LINE_MAX),
     "image": Field(media_path, required=False, default=""),
     "links": Field(records(SITE_LINK), required=False, default=[]),
+    "contentSignals": Field(content_signals, required=False, default=CONTENT_SIGNALS),
     "imageHosts": Field(host_list, required=False, default=[]),
 }
 

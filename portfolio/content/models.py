@@ -283,6 +283,9 @@ class Site(Imported):
     url = models.CharField(max_length=LINE_MAX, help_text="site.yaml's url; SITE_URL overrides it.")
     image = models.JSONField(default=dict, blank=True, help_text="The default social image, resolved.")
     links = models.JSONField(default=list, blank=True, help_text="The owner's profiles: [{name, url}].")
+    content_signals = models.JSONField(
+        default=dict, blank=True, help_text="robots.txt's Content-Signal: {search, ai-input, ai-train}."
+    )
     image_hosts = models.JSONField(
         default=list, blank=True, help_text="site.yaml's imageHosts: hosts whose images bodies may show."
     )

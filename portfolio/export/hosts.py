@@ -26,6 +26,7 @@ import html
 import re
 from urllib.parse import unquote
 
+from pages.negotiation import CATALOG_LINK
 from pages.security import content_security_policy, security_headers
 
 # (source, destination) of 200 rewrites, in order: the topmost matching rule wins.
@@ -43,22 +44,37 @@ REWRITES = [
 REVALIDATE = "Cache-Control: public, max-age=0, must-revalidate"
 ANYONE = "Access-Control-Allow-Origin: *"
 API_HEADERS = ["Content-Type: application/json", ANYONE, REVALIDATE]
-# RFC 9727 discovery: pages point to the API catalog, API documents to their description.
-CATALOG_LINK = '</.well-known/api-catalog>; rel="api-catalog"'
+# RFC 9727 discovery: pages point to the API catalog (CATALOG_LINK), API documents to their description.
 SERVICE_DESC_LINK = '</openapi.json>; rel="service-desc"'
-# The human pages and, under /projects and /articles, their markdown twins. A `_headers` file
-# cannot say "every .html file", so they are listed (a test fails when a built page is missing);
-# every response, known or not, gets the security headers from `/*` in any case.
-# `/projects*` rather than `/projects` plus `/projects/*`: Netlify's `/projects/*` also matches
-# `/projects`, and the two would set the same headers twice there.
-# A tag's pages are matched segment by segment (`/tags*` would match its feed too, and set its
-# Cache-Control twice).
-PAGES = ["/", "/projects*", "/articles*", "/tags", "/tags/:tag", "/tags/:tag/page/:page", "/stack",
-         "/developers", "/search", "/contact*"]  # fmt: skip
+# The human pages. A `_headers` file cannot say "every .html file", so they are listed (a test
+# fails when a built page is missing); every response, known or not, gets the security headers
+# from `/*` in any case. A page with a markdown form (pages/negotiation.py) names it in its Link
+# header: {pattern: its markdown form's address}, a placeholder filled from the page's own
+# (Cloudflare fills them; Netlify does not, docs/hosting.md). A tag's pages are matched segment by
+# segment (`/tags*` would match its feed too, and set its Cache-Control twice).
+MARKDOWN_PAGES = {
+    "/": "/index.md",
+    "/projects": "/projects.md",
+    "/projects/:slug": "/projects/:slug.md",
+    "/projects/page/:page": "/projects/page/:page.md",
+    "/articles": "/articles.md",
+    "/articles/:slug": "/articles/:slug.md",
+    "/articles/page/:page": "/articles/page/:page.md",
+    "/stack": "/stack.md",
+    "/tags": "/tags.md",
+    "/tags/:tag": "/tags/:tag.md",
+    "/tags/:tag/page/:page": "/tags/:tag/page/:page.md",
+}
+PAGES = ["/developers", "/search", "/contact*"]
+# Every markdown file (the twins, the pages' markdown forms, the skill): a placeholder above also
+# matches `/projects/x.md` and `/tags/x/page/2.md`, so this rule, after them, takes their page
+# headers off (`! Name`, which Cloudflare applies in rule order) and sets the markdown file's own.
+MARKDOWN_FILES = "/*.md"
 STATIC = "/static/*"
 # Static names carry a content hash (pages/assets.py): a changed file is a new address.
 IMMUTABLE = "Cache-Control: public, max-age=31536000, immutable"
 MARKDOWN = ["Content-Type: text/markdown; charset=utf-8", ANYONE]
+SKILLS_INDEX = "/.well-known/agent-skills/index.json"
 TEXT = ["Content-Type: text/plain; charset=utf-8", ANYONE, REVALIDATE]
 ATOM = ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]
 CATALOG_TYPE = 'Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
@@ -74,9 +90,12 @@ def header_rules():
     document = [*API_HEADERS, f"Link: {SERVICE_DESC_LINK}"]
     return [
         ("/*", security_headers()),
+        *(
+            (pattern, [f"Link: {markdown_link(form)}, {CATALOG_LINK}", REVALIDATE])
+            for pattern, form in MARKDOWN_PAGES.items()
+        ),  # fmt: skip
         *((pattern, page) for pattern in PAGES),
-        ("/projects/*.md", MARKDOWN),
-        ("/articles/*.md", MARKDOWN),
+        (MARKDOWN_FILES, ["! Link", "! Cache-Control", *MARKDOWN, f"Link: {CATALOG_LINK}", REVALIDATE]),
         ("/api/v1", index),
         ("/api/v1.json", index),
         # Placeholders, not `/api/v1/*`, which Netlify also matches to /api/v1 and /api/v1.json.
@@ -84,6 +103,7 @@ def header_rules():
         ("/api/v1/:collection/:slug", document),
         ("/openapi.json", [ANYONE, REVALIDATE]),
         ("/.well-known/api-catalog", [CATALOG_TYPE, ANYONE, REVALIDATE]),
+        (SKILLS_INDEX, ["Content-Type: application/json", ANYONE, REVALIDATE]),
         ("/llms.txt", TEXT),
         ("/llms-full*", TEXT),  # llms-full.txt and its parts, llms-full-<n>.txt
         ("/feed.xml", ATOM),
@@ -95,6 +115,15 @@ def header_rules():
 # The include of deploy/nginx.conf that holds the moves, written beside `_redirects`.
 NGINX_REDIRECTS = "_redirects.nginx.conf"
 PLAIN_PATH = re.compile(r"[A-Za-z0-9/._~-]+")
+
+# What `wrangler deploy` (deploy/wrangler.json) leaves out of a Worker's static assets.
+ASSETS_IGNORE = ".assetsignore"
+
+
+def assets_ignore():
+    """`.assetsignore`: nginx's include is no asset (Workers read `_headers` and `_redirects`
+    themselves and serve neither)."""
+    return f"{NGINX_REDIRECTS}\n{ASSETS_IGNORE}\n"
 
 
 def redirects_file(extra_rules=(), moves=()):
@@ -170,14 +199,29 @@ def headers_file():
     return "\n".join(blocks) + "\n"
 
 
-def headers_for(path, rules=None):
+def markdown_link(form):
+    """The Link value naming a page's markdown form (pages.negotiation.link_header's)."""
+    return f'<{form}>; rel="alternate"; type="text/markdown"'
+
+
+def headers_for(path, rules=None, *, netlify=False):
     """{lowercase name: [values]} of the `_headers` rules matching URL `path`, as Cloudflare
-    matches them (all rules apply; a splat `*` matches anything, a placeholder one segment)."""
+    matches them (all rules apply in order; a splat `*` matches anything, a placeholder one
+    segment and fills the same placeholder in a value; `! Name` removes what earlier rules set).
+    `netlify`: as Netlify applies them, which neither fills a value's placeholders nor knows
+    `! Name` (docs/hosting.md says what that leaves)."""
     found = {}
     for pattern, headers in rules or header_rules():
-        if _compile(pattern).fullmatch(path):
+        match = _compile(pattern).fullmatch(path)
+        if match:
             for header in headers:
+                if header.startswith("! "):
+                    if not netlify:
+                        found.pop(header[2:].lower(), None)
+                    continue
                 name, value = header.split(": ", 1)
+                for placeholder, filled in match.groupdict().items() if not netlify else ():
+                    value = value.replace(f":{placeholder}", filled)
                 found.setdefault(name.lower(), []).append(value)
     return found
 

@@ -17,7 +17,7 @@ from django.conf import settings
 VERSION = 3
 # Files whose bytes decide how every URL renders: a change to any of them renders every URL.
 CODE_DIRS = ["api", "pages", "contact", "portfolio", "templates"]
-CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".txt", ".xml", ".json"}
+CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".txt", ".xml", ".json", ".md"}  # .md: templates
 
 
 def manifest_path(out_dir):

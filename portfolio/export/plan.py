@@ -291,6 +291,7 @@ def plan(build):
         "_headers": hosts.headers_file(),
         "_redirects": hosts.redirects_file(redirect_rules(), moves),
         hosts.NGINX_REDIRECTS: hosts.nginx_redirects(moves),
+        hosts.ASSETS_IGNORE: hosts.assets_ignore(),
     }
     build.redirect_pages = hosts.redirect_pages(moves, build.base_url) if settings.REDIRECT_PAGES else {}
     build.host_files.update(build.redirect_pages)

@@ -17,6 +17,7 @@ unless the drafts or the address changed since: then its bytes are searched for 
 """
 
 import gzip
+import hashlib
 import html
 import json
 import re
@@ -25,7 +26,10 @@ from urllib.parse import unquote, urlsplit
 from xml.parsers import expat
 
 from api.schema_check import ResponseCheck
+from pages import skills
+from pages.negotiation import MARKDOWN_PAGE_PATH
 from pages.twins import SEPARATOR, article_markdown, newest_first, project_markdown
+from pages.views import TRAINING_CRAWLERS
 from portfolio.workers import map_chunks
 
 from . import plan
@@ -63,6 +67,9 @@ ITEM_JSON = re.compile(r"api/v1/(?P<kind>projects|articles)/(?P<slug>[^/]+)\.jso
 TWIN = re.compile(r"(?P<kind>projects|articles)/(?P<slug>[^/]+)\.md")
 LLMS_FULL_PART = re.compile(r"llms-full-(\d+)\.txt")
 TWIN_MARKDOWN = {"projects": project_markdown, "articles": article_markdown}
+MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
+CONTENT_SIGNAL = re.compile(r"Content-Signal: search=(yes|no), ai-input=(yes|no), ai-train=(yes|no)")
+SKILL_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 # llms.txt (llmstxt.org): an H1, a `> ` summary, free text, then `## ` sections of link items.
 LLMS_ITEM = re.compile(r"- \[[^\[\]\n]+\]\([^()\s]+\)(?:: [^\n]*)?")
@@ -308,6 +315,90 @@ class Verifier:
             problems += self.check_llms_full(read, size_of, rendered)
         if ".well-known/api-catalog" in rendered:
             problems += self.check_catalog(read(".well-known/api-catalog"))
+        problems += self.check_markdown_forms()
+        # Read when rendered: a carried file passed these checks when it was made.
+        if "robots.txt" in rendered:
+            problems += self.check_robots(read("robots.txt").decode())
+        if any(path.startswith(".well-known/agent-skills/") for path in rendered):
+            problems += self.check_skills(read)
+        return problems
+
+    def check_markdown_forms(self):
+        """Every page with a markdown form (pages/negotiation.py) has its file beside it."""
+        problems = []
+        for path in sorted(self.files):
+            if path.endswith(".html"):
+                address = "/" + path.removesuffix(".html").removesuffix("index")
+                if MARKDOWN_PAGE.match(address) and path.removesuffix("html") + "md" not in self.files:
+                    problems.append(f"{path}: no markdown form ({path.removesuffix('html')}md)")
+        return problems[:10]
+
+    def check_robots(self, text):
+        """robots.txt: the `*` group allows everything and carries the Content-Signal; the
+        training crawlers are refused when it says ai-train=no; the sitemap is named."""
+        groups, agents, in_rules = [], [], False
+        for line in text.splitlines():
+            field, _, value = line.partition(":")
+            if field == "User-agent":
+                if in_rules:
+                    agents, in_rules = [], False
+                if not agents:
+                    groups.append((agents, []))
+                agents.append(value.strip())
+            elif field in ("Allow", "Disallow", "Content-Signal") and groups:
+                in_rules = True
+                groups[-1][1].append(line)
+        rules = {agent: lines for names, lines in groups for agent in names}
+        problems = []
+        signal = next(
+            (CONTENT_SIGNAL.fullmatch(x) for x in rules.get("*", []) if x.startswith("Content")), None
+        )
+        if not signal or "Allow: /" not in rules.get("*", []):
+            problems.append(
+                "robots.txt: the * group must say Allow: / and a Content-Signal of search, ai-input, ai-train"
+            )
+        elif signal[3] == "no":
+            problems += [
+                f"robots.txt: {agent} is not refused (Disallow: /) though ai-train=no"
+                for agent in TRAINING_CRAWLERS
+                if rules.get(agent) != ["Disallow: /"]
+            ]
+        if f"Sitemap: {self.base_url}/sitemap-index.xml" not in text.splitlines():
+            problems.append("robots.txt: no Sitemap line naming the sitemap index")
+        return problems
+
+    def check_skills(self, read):
+        """The agent skills index (pages/skills.py): the v0.2.0 schema's fields, and each skill's
+        digest the SHA-256 of the file its url serves."""
+        path = skills.INDEX_PATH.lstrip("/")
+        if path not in self.files:
+            return [f"{path}: missing"]
+        try:
+            index = json.loads(read(path))
+            entries = index["skills"]
+        except (ValueError, KeyError, TypeError) as exc:
+            return [f"{path}: not a skills index ({exc!r})"]
+        problems = (
+            [] if index.get("$schema") == skills.SCHEMA else [f"{path}: $schema is not {skills.SCHEMA}"]
+        )
+        for entry in entries:
+            name = str(entry.get("name"))
+            if not SKILL_NAME.fullmatch(name) or len(name) > skills.NAME_MAX:
+                problems.append(f"{path}: skill name {name!r} is not an Agent Skills name")
+            if entry.get("type") != "skill-md" or not 0 < len(str(entry.get("description", ""))) <= 1024:
+                problems.append(
+                    f"{path}: {name}: expected type skill-md and a description of 1 to 1024 characters"
+                )
+            url = urlsplit(str(entry.get("url", "")))
+            served = served_file(unquote(url.path), self.files) if url.path.startswith("/") else None
+            if url.netloc or not served:
+                problems.append(f"{path}: {name}: url {entry.get('url')!r} is not a built file")
+                continue
+            digest = "sha256:" + hashlib.sha256(read(served)).hexdigest()
+            if entry.get("digest") != digest:
+                problems.append(
+                    f"{path}: {name}: digest {entry.get('digest')!r} is not its file's ({digest})"
+                )
         return problems
 
     def check_twins(self, read, paths):

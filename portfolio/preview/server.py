@@ -29,6 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote
 
+from pages.negotiation import MARKDOWN_PAGE_PATH, markdown_path, prefers_markdown
+
+# The pages with a markdown form, by address (pages/negotiation.py).
+MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
 # Added to every served file, as Cloudflare does (`_headers` may replace it).
 CACHE_CONTROL_BROWSER = "public, max-age=0, must-revalidate"
 REDIRECT_STATUSES = {200, 301, 302, 303, 307, 308}
@@ -268,7 +272,23 @@ class StaticHost:
             return None
 
     def answer(self, method, raw_path, query="", request_headers=None):
+        """One request, negotiated as deploy/worker.js does on Cloudflare Workers: a page with a
+        markdown form answers it to an Accept that prefers markdown (pages/negotiation.py), and
+        both its answers say `Vary: Accept`."""
         request_headers = request_headers or {}
+        pathname = encoded(canonical(raw_path))
+        if method not in ("GET", "HEAD") or not MARKDOWN_PAGE.match(pathname):
+            return self._answer(method, raw_path, query, request_headers)
+        if prefers_markdown(request_headers.get("accept")):
+            answer = self._answer(method, markdown_path(pathname), query, request_headers)
+            if answer.status in (200, 304):
+                answer.headers.append("Vary", "Accept")
+                return answer
+        answer = self._answer(method, raw_path, query, request_headers)
+        answer.headers.append("Vary", "Accept")
+        return answer
+
+    def _answer(self, method, raw_path, query, request_headers):
         path = canonical(raw_path)
         search = f"?{query}" if query else ""
         rules = self.rules

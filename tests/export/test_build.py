@@ -328,9 +328,12 @@ def test_tag_pages_render_again_only_when_they_show_the_edit(site, content_dir, 
     apply(content_dir, {"projects/delta.md": (None, "Delta", "Delta renamed")})
     site()
     changed = {path for path, key in keys().items() if key != before.get(path)}
+    # The pages' markdown forms show what their pages show: the same two, again.
     assert changed & tag_files == {"tags/python/page/2.html", "tags/django/page/2.html",
+                                   "tags/python/page/2.md", "tags/django/page/2.md",
                                    "tags/python/feed.xml", "tags/django/feed.xml"}  # fmt: skip
     assert "Delta renamed" in (tmp_path / "site" / "tags/python/page/2.html").read_text()
+    assert "[Delta renamed](" in (tmp_path / "site" / "tags/python/page/2.md").read_text()
 
 
 def test_a_rebuild_with_no_change_leaves_the_folder_alone(site, tmp_path):

@@ -12,6 +12,7 @@ from urllib.parse import quote, unquote
 import pytest
 from django.conf import settings
 
+from pages.negotiation import MARKDOWN_PAGE_PATH
 from portfolio.export.hosts import (
     NGINX_REDIRECTS,
     REWRITES,
@@ -29,6 +30,7 @@ from .conftest import start_nginx
 from .test_preview import spellings
 
 HOSTS = settings.BASE_DIR / "tests" / "hosts"
+MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
 UNICODE_TAG = "/tags/" + quote("ünï")  # a tag's address in another script, as browsers send it
 PAGES = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicode-post", "/stack",
          "/developers", "/search", "/contact", "/contact/thanks", "/tags", "/tags/python", UNICODE_TAG,
@@ -61,7 +63,9 @@ def header_paths(site):
     return [*PAGES, "/projects/alpha-one.md", "/articles/unicode-post.md", "/api/v1", "/api/v1.json",
             "/api/v1/projects", "/api/v1/articles/unicode-post.json", "/openapi.json",
             "/.well-known/api-catalog", "/llms.txt", "/llms-full.txt", "/feed.xml", "/tags/python/feed.xml",
-            UNICODE_TAG + "/feed.xml", "/sitemap-tags.xml", *static, "/pagefind/bundles.json",
+            UNICODE_TAG + "/feed.xml", "/sitemap-tags.xml", "/index.md", "/projects.md", "/tags/python.md",
+            UNICODE_TAG + ".md", "/robots.txt", "/.well-known/agent-skills/index.json",
+            "/.well-known/agent-skills/portfolio-test/SKILL.md", *static, "/pagefind/bundles.json",
             "/pagefind/site/pagefind.js", "/pagefind/site/wasm.en.pagefind"]  # fmt: skip
 
 
@@ -176,7 +180,9 @@ def test_netlify_parses_the_rules(hosted_site, imported):
     assert headers["/api/v1/:collection/:slug"]["Content-Type"] == "application/json"
     assert headers["/llms.txt"]["Content-Type"] == "text/plain; charset=utf-8"
     # Every built file's address gets, as Netlify matches `_headers` (against the rewrite target,
-    # with its own expressions), the headers Cloudflare gives it, each from one rule only.
+    # with its own expressions), the headers Cloudflare gives it, each from one rule only, but
+    # where Netlify neither fills placeholders nor removes headers (`! Name`): a page's Link to
+    # its markdown form and the markdown files' headers (docs/hosting.md).
     rules = [(re.compile(rule["regexp"], re.I), rule["values"]) for rule in parsed["headers"]]
     for path in url_paths(hosted_site):
         found = {}
@@ -184,7 +190,9 @@ def test_netlify_parses_the_rules(hosted_site, imported):
             if regexp.match(rewrite(path)):
                 for name, value in values.items():
                     found.setdefault(name.lower(), []).append(value)
-        assert found == headers_for(path), path
+        assert found == headers_for(path, netlify=True), path
+        if not re.search(r"/(projects|articles|tags)/|\.md$", path):
+            assert found == headers_for(path), path
 
 
 def url_paths(site):
@@ -208,9 +216,20 @@ def test_header_rules_cover_every_page_and_never_set_a_header_twice(hosted_site,
         assert "content-security-policy" in headers and "x-content-type-options" in headers, path
         page = (hosted_site / (path.strip("/") or "index")).with_suffix(".html")
         if page.is_file() and "." not in path.rsplit("/", 1)[1] and path not in ("/404", "/api/v1/404"):
-            # A page built by a new route needs its pattern in hosts.PAGES.
-            assert headers["link"] == ['</.well-known/api-catalog>; rel="api-catalog"'], path
+            # A page built by a new route needs its pattern in hosts.PAGES (or MARKDOWN_PAGES, with
+            # the address of its markdown form, when it has one).
+            catalog = '</.well-known/api-catalog>; rel="api-catalog"'
+            if MARKDOWN_PAGE.match(path):
+                form = "/index.md" if path == "/" else path + ".md"
+                assert headers["link"] == [f'<{form}>; rel="alternate"; type="text/markdown", {catalog}'], (
+                    path
+                )
+            else:
+                assert headers["link"] == [catalog], path
             assert headers["cache-control"] == ["public, max-age=0, must-revalidate"], path
+        if path.endswith(".md"):  # the twins, the markdown forms, the skill
+            assert headers["content-type"] == ["text/markdown; charset=utf-8"], path
+            assert headers["link"] == ['</.well-known/api-catalog>; rel="api-catalog"'], path
         if path.startswith("/static/"):
             assert headers["cache-control"] == ["public, max-age=31536000, immutable"], path
             assert re.search(r"\.[0-9a-f]{12}\.\w+$", path), path  # immutable only under a hashed name

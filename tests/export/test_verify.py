@@ -133,9 +133,12 @@ def test_api_files_must_match_openapi_and_their_counts(verifier):
 
 @pytest.fixture
 def agent_site(imported, client):
-    """{path: bytes} of the twins, lists, llms-full.txt and catalog the authoring server answers."""
+    """{path: bytes} of the twins, lists, llms-full.txt, catalog, robots.txt and skills index the
+    authoring server answers."""
     paths = ["api/v1/projects.json", "api/v1/articles.json", "llms-full.txt", ".well-known/api-catalog",
-             "api/v1.json", "openapi.json", "developers.html"]  # fmt: skip
+             "api/v1.json", "openapi.json", "developers.html", "robots.txt",
+             ".well-known/agent-skills/index.json",
+             ".well-known/agent-skills/portfolio-test/SKILL.md"]  # fmt: skip
     for kind, slugs in [("projects", ["alpha-one", "beta_two", "delta", "gamma"]),
                         ("articles", ["crlf-post", "first-post", "same-day", "unicode-post"])]:  # fmt: skip
         paths += [f"{kind}/{slug}.md" for slug in slugs] + [f"api/v1/{kind}/{slug}.json" for slug in slugs]

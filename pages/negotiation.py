@@ -1,0 +1,120 @@
+"""Markdown by content negotiation: a human page asked for with `Accept: text/markdown` (what
+coding agents send) answers its markdown form, the file beside its HTML one with `.md` for `.html`
+(`/projects/alpha` is projects/alpha.md, its twin; `/` is index.md; pages/markdown_forms.py).
+
+One rule for every host: `prefers_markdown()` here (the authoring server's middleware below and
+the preview), deploy/worker.js (Cloudflare Workers) and the maps of deploy/nginx.conf decide the
+same way, and the tests ask each host the same table of Accept headers.
+"""
+
+import re
+
+from django.urls import Resolver404, resolve
+from django.utils.encoding import iri_to_uri
+
+MARKDOWN_TYPE = "text/markdown"
+# RFC 9727 discovery: every page points to the API catalog (the hosts' headers too).
+CATALOG_LINK = '</.well-known/api-catalog>; rel="api-catalog"'
+# The page routes that have a markdown form, and the route of that form.
+MARKDOWN_FORMS = {
+    "pages:home": "pages:home-md",
+    "pages:projects": "pages:projects-md",
+    "pages:projects-page": "pages:projects-page-md",
+    "pages:project": "pages:project-md",
+    "pages:articles": "pages:articles-md",
+    "pages:articles-page": "pages:articles-page-md",
+    "pages:article": "pages:article-md",
+    "pages:stack": "pages:stack-md",
+    "pages:tags": "pages:tags-md",
+    "pages:tag": "pages:tag-md",
+    "pages:tag-page": "pages:tag-page-md",
+}
+# The addresses of those pages, as the static hosts see them (deploy/worker.js and
+# deploy/nginx.conf hold the same expression; a test compares them). A tag's slug may be
+# percent-encoded; no segment holds a dot (`/projects/x.md` is a file, not a page).
+MARKDOWN_PAGE_PATH = (
+    r"^/$|^/(projects|articles|stack|tags)$|^/(projects|articles|tags)/[^/.]+$"
+    r"|^/(projects|articles)/page/[0-9]+$|^/tags/[^/.]+/page/[0-9]+$"
+)
+_Q = re.compile(r"^q=([0-9](?:\.[0-9]{0,3})?)$")
+
+
+def accepted(header):
+    """[(type, subtype, q)] of an Accept header; a range whose q cannot be read counts as q=1."""
+    ranges = []
+    for part in (header or "").split(","):
+        media, *params = (piece.strip() for piece in part.split(";"))
+        if "/" not in media:
+            continue
+        main, sub = (side.strip().lower() for side in media.split("/", 1))
+        q = 1.0
+        for param in params:
+            match = _Q.match(param.replace(" ", "").lower())
+            if match:
+                q = min(float(match[1]), 1.0)
+        ranges.append((main, sub, q))
+    return ranges
+
+
+def quality(ranges, media_type):
+    """The q the most specific range matching `media_type` gives it (RFC 9110, 12.5.1), 0 if none."""
+    main, sub = media_type.split("/")
+    for wanted in ((main, sub), (main, "*"), ("*", "*")):
+        found = [q for m, s, q in ranges if (m, s) == wanted]
+        if found:
+            return max(found)
+    return 0.0
+
+
+def prefers_markdown(header):
+    """Whether an Accept header names text/markdown and ranks it above text/html (whose q is
+    that of text/html, text/* or */*, the most specific given). A tie, `*/*`, `text/*`, a
+    browser's Accept or none: HTML, the page's own form. Markdown is only answered to a client
+    that names it."""
+    ranges = accepted(header)
+    markdown = max((q for main, sub, q in ranges if (main, sub) == ("text", "markdown")), default=0.0)
+    return markdown > 0 and markdown > quality(ranges, "text/html")
+
+
+def markdown_path(path):
+    """The address of a page's markdown form: its own plus `.md`, `/index.md` for `/`."""
+    return "/index.md" if path == "/" else path + ".md"
+
+
+def markdown_form(path):
+    """The decoded path of the markdown form of the page at `path`, or None when it has none."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None
+    return markdown_path(path) if match.view_name in MARKDOWN_FORMS else None
+
+
+def link_header(markdown):
+    """The Link value naming a page's markdown form."""
+    return f'<{iri_to_uri(markdown)}>; rel="alternate"; type="{MARKDOWN_TYPE}"'
+
+
+class MarkdownNegotiationMiddleware:
+    """On the authoring server (and the build, which asks with no Accept): a page with a markdown
+    form says so (`Link`, `Vary: Accept`), and answers it to an Accept that prefers it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        markdown = markdown_form(request.path_info) if request.method in ("GET", "HEAD") else None
+        if markdown is None:
+            return self.get_response(request)
+        answering_markdown = prefers_markdown(request.headers.get("Accept"))
+        if answering_markdown:
+            request.path_info = markdown  # resolved after this: the markdown form's view answers
+        response = self.get_response(request)
+        vary = [v.strip() for v in response.get("Vary", "").split(",") if v.strip()]
+        response["Vary"] = ", ".join([*vary, "Accept"] if "Accept" not in vary else vary)
+        if response.status_code == 200:
+            # As the hosts' headers: the page names its form, a markdown file only the catalog.
+            response["Link"] = (
+                CATALOG_LINK if answering_markdown else f"{link_header(markdown)}, {CATALOG_LINK}"
+            )
+        return response
