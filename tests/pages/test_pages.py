@@ -79,7 +79,7 @@ def test_article_detail(get):
     assert "<title>First post · Test Portfolio</title>" in body
     assert '<meta name="description" content="An article description">' in body
     assert '<time datetime="2025-01-10">' in body
-    assert '<a href="/tags/intro" data-pagefind-filter="tag">intro</a>' in body
+    assert '<a href="/tags/intro">intro</a>' in body
     assert "Article body." in body
     assert '<meta property="og:type" content="article">' in body
 

@@ -101,14 +101,15 @@ def test_every_pill_links_its_tag(get):
     _, body = get("/articles")
     assert f'<li><a href="{UNICODE}">ünï</a></li>' in body
     _, body = get("/articles/first-post")
-    # On a page search indexes, each pill is a Pagefind filter too (search.js shows it as a tag).
-    pill = '<a href="/tags/{0}" data-pagefind-filter="tag">{0}</a>'
+    # On a page search indexes, the tags are its Pagefind metadata too (search.js shows them as tags).
+    pill = '<a href="/tags/{0}">{0}</a>'
+    assert """<ul class="tags" aria-label="Tags" data-pagefind-meta='tags:["intro", "meta"]'>""" in body
     assert f"{pill.format('intro')}</li><li>{pill.format('meta')}" in body
     for path in ["/", "/projects"]:  # a project's stack
         _, body = get(path)
         assert '<ul class="tags" aria-label="Stack"><li><a href="/tags/python">Python</a></li>' in body, path
     _, body = get("/projects/alpha-one")
-    stack = '<ul class="tags" aria-label="Stack"><li><a href="/tags/python" data-pagefind-filter="tag">'
+    stack = """<ul class="tags" aria-label="Stack" data-pagefind-meta='tags:["Python", "Django"]'><li>"""
     assert stack in body
     for path in re.findall(r'<a href="(/tags/[^"]+)"', get("/projects/alpha-one")[1]):
         get(path)

@@ -110,6 +110,16 @@
     return path.startsWith("/") && !path.startsWith("//") ? path : null;
   }
 
+  // The page's tags, from its `tags` metadata (templates/includes/tags.html writes a JSON list).
+  function tagsOf(data) {
+    try {
+      const tags = JSON.parse((data.meta && data.meta.tags) || "[]");
+      return Array.isArray(tags) ? tags.map(String) : [];
+    } catch (error) {
+      return [];
+    }
+  }
+
   function kind(path) {
     if (path.startsWith("/articles/")) return "Article";
     if (path.startsWith("/projects/")) return "Project";
@@ -126,7 +136,7 @@
     const title = (data.meta && data.meta.title) || path;
     link.textContent = title;
     heading.append(link);
-    const tags = (data.filters && data.filters.tag) || [];
+    const tags = tagsOf(data);
     const excerpt = element("p", "search-excerpt");
     excerpt.append(...excerptOf(data, title, tags));
     const meta = element("p", "meta");
