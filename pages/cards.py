@@ -153,7 +153,9 @@ def wrap(text, size, weight, room, lines):
 
 
 def render(title, site_name, dated=""):
-    """The card's PNG bytes."""
+    """The card's PNG bytes. Titles and names are drawn on one line each (a line break or a tab in
+    a title is a space, as the page's <h1> shows it; raqm refuses to lay out control characters)."""
+    title, site_name = " ".join(title.split()), " ".join(site_name.split())
     image = Image.new("RGB", (WIDTH, HEIGHT), BG)
     draw = ImageDraw.Draw(image)
     room = WIDTH - 2 * MARGIN

@@ -48,9 +48,10 @@ def addresses(collection, old, new):
 
 
 # Beginnings of the top-level names a static build writes besides its routes' files: the hosts'
-# rule files (`_redirects`, `_headers`, `_redirects.nginx.conf`: portfolio/export/hosts.py).
+# rule files (`_redirects`, `_headers`, `_redirects.nginx.conf`: portfolio/export/hosts.py) and
+# `.assetsignore` (what Cloudflare Workers leaves out of the upload).
 # tests/export/test_path_aliases.py checks that every top-level name of a built site is shadowed.
-BUILD_FILES = ("_redirects", "_headers")
+BUILD_FILES = ("_redirects", "_headers", ".assetsignore")
 # Characters a stored path keeps as they are (loader.ALIAS_PATH_RE's, less '%').
 PATH_SAFE = "/-._~!$&'()+,;=@"
 

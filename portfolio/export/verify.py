@@ -324,10 +324,11 @@ class Verifier:
         return problems
 
     def check_markdown_forms(self):
-        """Every page with a markdown form (pages/negotiation.py) has its file beside it."""
+        """Every page with a markdown form (pages/negotiation.py) has its file beside it; an old
+        address's redirect page is no page."""
         problems = []
         for path in sorted(self.files):
-            if path.endswith(".html"):
+            if path.endswith(".html") and path not in self.redirect_pages:
                 address = "/" + path.removesuffix(".html").removesuffix("index")
                 if MARKDOWN_PAGE.match(address) and path.removesuffix("html") + "md" not in self.files:
                     problems.append(f"{path}: no markdown form ({path.removesuffix('html')}md)")

@@ -160,7 +160,10 @@ def test_unreadable_files_and_folders_are_named(settings):
         for path in content.rglob("*"):
             path.chmod(0o755 if path.is_dir() else 0o644)
         env = dict(
-            os.environ, DJANGO_SETTINGS_MODULE="portfolio.settings", DATABASE_URL=f"sqlite:///{root}/db"
+            os.environ,
+            DJANGO_SETTINGS_MODULE="portfolio.settings",
+            DATABASE_URL=f"sqlite:///{root}/db",
+            CONTENT_CACHE_DIR=f"{root}/cache",  # empty: the first import decodes (and imports) for real
         )
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "-v0"], cwd=settings.BASE_DIR, env=env, check=True
