@@ -12,14 +12,16 @@ copied to OUT/media/, and every PNG, JPEG or WebP wider than the text column get
 variants, made as portfolio.content.media makes them (make_variants and resized_chain): turned by
 its EXIF orientation, converted to RGB or RGBA, then resized to each variant width largest first,
 each from the one before it (LANCZOS), and saved with the same quality and method, under
-OUT/media/_v/. Then the item pages get the build's search index, made as
+OUT/media/_v/. Every project and published article without a raster image of its own gets its
+social card, drawn by the build's own Django-free drawing (pages.card_drawing.render, the site's
+title from site.yaml). Then the item pages get the build's search index, made as
 portfolio.export.search_index makes it: cut into bundles of at most PAGES_PER_BUNDLE pages (up
 to MAX_BUNDLES) by a hash of their paths (bundle_count, bundle_of), each bundle indexed by
 Pagefind's command (the binary of `pagefind[bin]`, found by pagefind.service.get_executable)
 from a folder of hard links to its pages, with the same options, up to one process per worker at
-a time, into OUT/pagefind/<n>/; `--no-search` leaves the index out. The image and search work is the build's,
-so that the ratio compares equal work: both are third-party work that every build of this site
-must do. Files and images are spread over one process pool, one worker per core by default. No
+a time, into OUT/pagefind/<n>/; `--no-search` leaves the index out. The image, card and search
+work is the build's, so that the ratio compares equal work: every build of this site must do it.
+Files and images are spread over one process pool, one worker per core by default. No
 Django, no database, no validation, no templates, no cache: the build should come within a small
 factor of this, and bench/run.py measures how close it gets.
 """
@@ -36,6 +38,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import date
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -44,6 +47,7 @@ import yaml
 from PIL import Image, ImageOps
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from pages.card_drawing import render as draw_card  # noqa: E402
 from portfolio.content.markdown import EXTENSION_CONFIGS, EXTENSIONS  # noqa: E402
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -52,6 +56,7 @@ LIST_FIELDS = ("title", "description", "date", "tags", "tagline", "status", "sta
 # As in portfolio.content.media, which cannot be imported without setting Django up (it holds the
 # MediaFile model); tests/test_bench_smoke.py checks that they are the same.
 RESIZABLE = {".png", ".jpg", ".jpeg", ".webp"}
+RASTER = RESIZABLE | {".gif", ".avif"}
 LAYOUT_WIDTH = 720
 VARIANT_WIDTHS = (480, 720, 1080, 1440)
 VARIANT_QUALITY = 80
@@ -65,12 +70,13 @@ EXCLUDE = [".breadcrumb", ".page-header .meta", ".actions", ".headerlink", ".pag
 
 _converter = None
 _out = None
+_site_name = None
 
 
-def start_worker(out):
-    global _converter, _out
+def start_worker(out, site_name):
+    global _converter, _out, _site_name
     _converter = markdown.Markdown(extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS)
-    _out = out
+    _out, _site_name = out, site_name
 
 
 def split_front_matter(text):
@@ -108,6 +114,14 @@ def build_one(job):
         handle.write(json.dumps(document, ensure_ascii=False))
     with open(os.path.join(_out, kind, slug + ".md"), "w", encoding="utf-8") as handle:
         handle.write(f"# {meta['title']}\n\n- Date: {meta['date']}\n\n{body}")
+    if Path(meta.get("image") or "").suffix.lower() not in RASTER:
+        day = date.fromisoformat(meta["date"][:10])
+        with open(os.path.join(_out, "cards", kind, slug + ".png"), "wb") as handle:
+            handle.write(
+                draw_card(
+                    meta["title"], _site_name, kind == "projects" and "Project" or f"{day.day} {day:%B %Y}"
+                )
+            )
     return kind, {"slug": slug, **{key: meta[key] for key in LIST_FIELDS if key in meta}}
 
 
@@ -219,13 +233,15 @@ def build(content, out, workers):
     for kind in KINDS:
         (out / kind).mkdir(parents=True, exist_ok=True)
         (out / "api" / "v1" / kind).mkdir(parents=True, exist_ok=True)
+        (out / "cards" / kind).mkdir(parents=True, exist_ok=True)
+    site_name = yaml.load((content / "site.yaml").read_text(encoding="utf-8"), Loader=Loader)["title"]
     jobs = [(kind, str(path)) for kind in KINDS for path in sorted((content / kind).glob("*.md"))]
     media = sorted(path for path in (content / "media").rglob("*") if path.is_file())
     images = [(str(path), path.relative_to(content / "media").as_posix()) for path in media]
     (out / "media" / "_v").mkdir(parents=True, exist_ok=True)
     lists = {kind: [] for kind in KINDS}
     if workers > 1:
-        with Pool(workers, initializer=start_worker, initargs=(str(out),)) as pool:
+        with Pool(workers, initializer=start_worker, initargs=(str(out), site_name)) as pool:
             # One image a task, queued before the pages: the largest tasks first, so that both
             # workers finish together.
             made = pool.imap_unordered(publish_media, images)
@@ -234,7 +250,7 @@ def build(content, out, workers):
             pool.close()
             pool.join()  # the workers reaped now: their CPU time is not the search step's
     else:
-        start_worker(str(out))
+        start_worker(str(out), site_name)
         variants = sum(map(publish_media, images))
         results = [build_one(job) for job in jobs]
     for result in results:

@@ -132,7 +132,7 @@ def test_the_floor_makes_the_builds_variants(tmp_path):
     cache, out = tmp_path / "cache", tmp_path / "floor"
     cache.mkdir()
     (out / "media" / "_v").mkdir(parents=True)
-    floor.start_worker(str(out))
+    floor.start_worker(str(out), "Site")
     for name in images:
         source = sources / name
         width, _, resizable = media.measure(source.read_bytes(), name)

@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from PIL import Image
 
-from pages import cards
+from pages import card_drawing
 from portfolio.content.importer import import_content
+from portfolio.content.models import Site
 from portfolio.export.build import build
 from tests.content_builder import DRAFT_SLUG, SITE_URL, SITE_YAML, STACK_YAML, article, project, write_content
 from tests.media_content import MEDIA_FILES
@@ -85,6 +86,21 @@ def test_the_same_content_gives_the_same_cards(site, tmp_path):
     assert first == second and len(first) == 8
 
 
+def test_a_card_drawn_once_is_read_back_from_the_cache(site, settings, tmp_path):
+    settings.MEDIA_CACHE_DIR = tmp_path / "media-cache"
+    site(tmp_path / "one")
+    kept = sorted((tmp_path / "media-cache" / "cards").rglob("*.png"))
+    assert len(kept) == 8, "each card drawn is kept"
+    # Drawing twice gives the same bytes: the cache never changes what a build publishes.
+    made = (tmp_path / "one" / "cards" / "projects" / "gamma.png").read_bytes()
+    assert made == card_drawing.render("Gämma ✓ ünïcode", Site.load().title, "Project")
+    # A new output folder reads the kept cards instead of drawing them again.
+    for path in kept:
+        path.write_bytes(b"kept " + path.name.encode())
+    site(tmp_path / "two")
+    assert {p.read_bytes()[:5] for p in (tmp_path / "two" / "cards").rglob("*.png")} == {b"kept "}
+
+
 def test_a_title_edit_makes_that_card_alone_again(site, content_dir, tmp_path):
     out = tmp_path / "site"
     site()
@@ -105,12 +121,21 @@ def test_a_title_edit_makes_that_card_alone_again(site, content_dir, tmp_path):
 
 
 def test_a_long_title_wraps_and_ends_with_an_ellipsis():
-    lines = cards.wrap(LONG, cards.TITLE_SIZE, 700, cards.WIDTH - 2 * cards.MARGIN, cards.TITLE_LINES)
-    assert len(lines) == cards.TITLE_LINES and lines[-1].endswith("…")
-    assert all(cards.width(line, cards.TITLE_SIZE, 700) <= cards.WIDTH - 2 * cards.MARGIN for line in lines)
-    assert cards.wrap("Short", cards.TITLE_SIZE, 700, 1040, 4) == ["Short"]
+    lines = card_drawing.wrap(
+        LONG,
+        card_drawing.TITLE_SIZE,
+        700,
+        card_drawing.WIDTH - 2 * card_drawing.MARGIN,
+        card_drawing.TITLE_LINES,
+    )
+    assert len(lines) == card_drawing.TITLE_LINES and lines[-1].endswith("…")
+    assert all(
+        card_drawing.width(line, card_drawing.TITLE_SIZE, 700) <= card_drawing.WIDTH - 2 * card_drawing.MARGIN
+        for line in lines
+    )
+    assert card_drawing.wrap("Short", card_drawing.TITLE_SIZE, 700, 1040, 4) == ["Short"]
     # A word wider than a line is cut, not lost.
-    assert "".join(cards.wrap("x" * 60, cards.TITLE_SIZE, 700, 1040, 4)) == "x" * 60
+    assert "".join(card_drawing.wrap("x" * 60, card_drawing.TITLE_SIZE, 700, 1040, 4)) == "x" * 60
 
 
 def test_every_script_and_emoji_draw_with_the_shipped_fonts():
@@ -127,8 +152,8 @@ def test_every_script_and_emoji_draw_with_the_shipped_fonts():
         "हिन्दी",
         "ไทย",
     ]:
-        assert all(ord(c) in cards.characters(cards.font_for(c)) for c in text), text
-    png = cards.render("静的サイト 🚀 " + LONG, "Ada’s portfolio ✓", "1 January 2026")
+        assert all(ord(c) in card_drawing.characters(card_drawing.font_for(c)) for c in text), text
+    png = card_drawing.render("静的サイト 🚀 " + LONG, "Ada’s portfolio ✓", "1 January 2026")
     assert Image.open(io.BytesIO(png)).size == (1200, 630)
 
 
