@@ -492,36 +492,33 @@ def build_env(content, folder):
 FLOOR_SEARCH = re.compile(r"search index: \d+ pages in \d+ bundles? \(([\d.]+) s, ([\d.]+) s CPU\)")
 
 
-def floor_and_cold(n, label, content, folder, args, results, suffix, with_search=False):
+def floor_and_cold(n, label, content, folder, args, results, suffix):
     """The floor, then a cold build, of `content` in `folder`, back to back so that both see the
     same machine; their wall and CPU times and ratios go to `results` under keys ending with
-    `suffix`, and one line is printed. With `with_search`, the floor makes the search index too
-    and times that step itself: the same run gives the floor with it (keys `floor_search...`) and
-    without it (the run minus that step, as `--no-search` would run). Returns (the build's
-    environment, the build's result)."""
+    `suffix`, and one line is printed. The floor makes the search index too and times that step
+    itself: the same run gives the floor with it (keys `floor_search...`) and without it (the run
+    minus that step, as `--no-search` would run). Returns (the build's environment, the build's
+    result)."""
     folder.mkdir()
     env = build_env(content, folder)
     floor_command = [PYTHON, str(BENCH / "floor.py"), str(content), str(folder / "floor")]
-    floor = checked(f"the floor ({label})", [*floor_command, *([] if with_search else ["--no-search"])],
-                    env, args.timeout)  # fmt: skip
+    floor = checked(f"the floor ({label})", floor_command, env, args.timeout)
     # Its output stays until the benchmark ends (one_run).
     build = [PYTHON, "manage.py", "distill-local", str(folder / "site"), "--force"]
     cold = checked(f"the cold build ({label})", build, env, args.timeout)
-    floor_seconds, floor_cpu, floor_phase = floor.seconds, floor.cpu, ""
-    if with_search:
-        found = FLOOR_SEARCH.search(floor.output)
-        if not found:
-            said = tail(floor.output)
-            raise MeasureFailed(f"the floor printed no search step: {' '.join(floor_command)}\n{said}")
-        search_seconds, search_cpu = float(found[1]), float(found[2])
-        floor_seconds, floor_cpu = floor.seconds - search_seconds, floor.cpu - search_cpu
-        floor_phase = f"; search index {search_seconds:.1f}/{search_cpu:.1f} s"
-        results[f"floor_search{suffix}"].append(floor.seconds)
-        results[f"ratio_search{suffix}"].append(cold.seconds / floor.seconds)
-        results[f"floor_search_cpu{suffix}"].append(floor.cpu)
-        results[f"cpu_ratio_search{suffix}"].append(cold.cpu / floor.cpu)
-        results[f"search_floor{suffix}"].append(search_seconds)
-        results[f"search_floor_cpu{suffix}"].append(search_cpu)
+    found = FLOOR_SEARCH.search(floor.output)
+    if not found:
+        said = tail(floor.output)
+        raise MeasureFailed(f"the floor printed no search step: {' '.join(floor_command)}\n{said}")
+    search_seconds, search_cpu = float(found[1]), float(found[2])
+    floor_seconds, floor_cpu = floor.seconds - search_seconds, floor.cpu - search_cpu
+    floor_phase = f"; search index {search_seconds:.1f}/{search_cpu:.1f} s"
+    results[f"floor_search{suffix}"].append(floor.seconds)
+    results[f"ratio_search{suffix}"].append(cold.seconds / floor.seconds)
+    results[f"floor_search_cpu{suffix}"].append(floor.cpu)
+    results[f"cpu_ratio_search{suffix}"].append(cold.cpu / floor.cpu)
+    results[f"search_floor{suffix}"].append(search_seconds)
+    results[f"search_floor_cpu{suffix}"].append(search_cpu)
     results[f"floor{suffix}"].append(floor_seconds)
     results[f"cold{suffix}"].append(cold.seconds)
     results[f"ratio{suffix}"].append(cold.seconds / floor_seconds)
@@ -615,7 +612,7 @@ def one_run(n, args, content, bare, edited, tmp, results):
     # Its own media cache, empty: the cold build makes every image variant, as the floor does;
     # the rebuilds of this run keep it.
     # The floor makes the search index too: one run gives it with and without (floor_and_cold).
-    env, cold = floor_and_cold(n, "", content, folder / "media", args, results, "", with_search=True)
+    env, cold = floor_and_cold(n, "", content, folder / "media", args, results, "")
     results["peak_process"].append(cold.peak_process / MB)
     site = folder / "media" / "site"
     build = [PYTHON, "manage.py", "distill-local", str(site), "--force"]
@@ -737,27 +734,22 @@ def table(results, failure, size="S"):
         rows.append((figure, show(median), spread, target or "", ok))
 
     ratio = targets["ratio"]
-    # With the media set (make bench's content): the targets. Without: the same pair, reported.
+    # With the media set (make bench's content) and without it, where the build's own costs show:
+    # the same targets (issue 43).
     for suffix, label in (("", "with media"), ("_bare", "no media")):
         floor = statistics.median(results[f"floor{suffix}"]) if results.get(f"floor{suffix}") else None
         row(f"floor ({label})", f"floor{suffix}", seconds)
-        if suffix:
-            row(f"cold build ({label})", f"cold{suffix}", seconds)
-            row(f"cold / floor ({label})", f"ratio{suffix}", times, "reported, no target")
-        else:
-            target = f"<= {ratio} x floor" + (f" = {seconds(ratio * floor)}" if floor else "")
-            row(f"cold build ({label})", f"cold{suffix}", seconds, target, ratio * floor if floor else None)
-            row(f"cold / floor ({label})", f"ratio{suffix}", times, f"<= {ratio:.2f}x", ratio)
-            # Equal work: the floor with the build's search index (Pagefind), the same target.
-            row(f"floor with search ({label})", f"floor_search{suffix}", seconds)
-            row(f"cold / floor with search ({label})", f"ratio_search{suffix}", times,
-                f"<= {ratio:.2f}x", ratio)  # fmt: skip
+        target = f"<= {ratio} x floor" + (f" = {seconds(ratio * floor)}" if floor else "")
+        row(f"cold build ({label})", f"cold{suffix}", seconds, target, ratio * floor if floor else None)
+        row(f"cold / floor ({label})", f"ratio{suffix}", times, f"<= {ratio:.2f}x", ratio)
+        # Equal work: the floor with the build's search index (Pagefind), the same target.
+        row(f"floor with search ({label})", f"floor_search{suffix}", seconds)
+        row(f"cold / floor with search ({label})", f"ratio_search{suffix}", times, f"<= {ratio:.2f}x", ratio)
         row(f"  CPU time: floor ({label})", f"floor_cpu{suffix}", seconds)
         row(f"  CPU time: cold build ({label})", f"cold_cpu{suffix}", seconds)
         row(f"  CPU time: cold / floor ({label})", f"cpu_ratio{suffix}", times)
-        if not suffix:
-            row(f"  CPU time: floor with search ({label})", f"floor_search_cpu{suffix}", seconds)
-            row(f"  CPU time: cold / floor with search ({label})", f"cpu_ratio_search{suffix}", times)
+        row(f"  CPU time: floor with search ({label})", f"floor_search_cpu{suffix}", seconds)
+        row(f"  CPU time: cold / floor with search ({label})", f"cpu_ratio_search{suffix}", times)
     restored = targets["restored"]
     row("new database, .cache/ restored (with media)", "restored", seconds)
     row("  of the cold build", "restored_ratio", times, f"<= {restored:.2f}x", restored)
