@@ -17,10 +17,9 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMessage
-from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
+from . import outbox
 from .models import ContactMessage
 
 logger = logging.getLogger(__name__)
@@ -41,15 +40,7 @@ def owed():
 
 def claim(pk):
     """True when this process may send message `pk`'s notification (and now must)."""
-    now = timezone.now()
-    free = Q(notifying_since=None) | Q(notifying_since__lt=now - claim_lifetime())
-    return bool(record(owed().filter(free, pk=pk), notifying_since=now))
-
-
-def record(messages, **fields):
-    """UPDATE in a savepoint of its own: inside a transaction, a failure leaves it usable."""
-    with transaction.atomic():
-        return messages.update(**fields)
+    return outbox.claim(owed(), pk, "notifying_since", claim_lifetime())
 
 
 def notify(message):
@@ -67,9 +58,11 @@ def send(message):
         email(message).send()
     except Exception:
         logger.exception("Contact message %s stored, but its notification email failed", message.pk)
-        record(ContactMessage.objects.filter(pk=message.pk), notifying_since=None)
+        outbox.record(ContactMessage.objects.filter(pk=message.pk), notifying_since=None)
         return False
-    record(ContactMessage.objects.filter(pk=message.pk), notified_at=timezone.now(), notifying_since=None)
+    outbox.record(
+        ContactMessage.objects.filter(pk=message.pk), notified_at=timezone.now(), notifying_since=None
+    )
     return True
 
 
@@ -89,11 +82,4 @@ def email(message):
 
 def send_owed():
     """Send every owed notification that no other process is sending: (sent, failed) counts."""
-    sent = failed = 0
-    for message in owed().iterator():
-        if claim(message.pk):
-            if send(message):
-                sent += 1
-            else:
-                failed += 1
-    return sent, failed
+    return outbox.send_owed(owed(), claim, send)

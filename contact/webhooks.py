@@ -23,11 +23,10 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db.models import Q
 from django.utils import timezone
 
+from . import outbox
 from .models import ContactMessage
-from .notifications import record
 
 logger = logging.getLogger(__name__)
 
@@ -46,10 +45,8 @@ def owed():
 def claim(pk):
     """True when this process may post message `pk` (and now must). A claim older than a minute
     belonged to a process that died: a post takes at most CONTACT_WEBHOOK_TIMEOUT."""
-    now = timezone.now()
-    stale = now - timedelta(seconds=max(60, 10 * settings.CONTACT_WEBHOOK_TIMEOUT))
-    free = Q(webhook_since=None) | Q(webhook_since__lt=stale)
-    return bool(record(owed().filter(free, pk=pk), webhook_since=now))
+    lifetime = timedelta(seconds=max(60, 10 * settings.CONTACT_WEBHOOK_TIMEOUT))
+    return outbox.claim(owed(), pk, "webhook_since", lifetime)
 
 
 def deliver(message):
@@ -83,9 +80,9 @@ def send(message):
         post(body(message))
     except Exception as exc:
         logger.warning("Contact message %s stored, but its webhook failed: %s", message.pk, exc)
-        record(ContactMessage.objects.filter(pk=message.pk), webhook_since=None)
+        outbox.record(ContactMessage.objects.filter(pk=message.pk), webhook_since=None)
         return False
-    record(
+    outbox.record(
         ContactMessage.objects.filter(pk=message.pk),
         webhook_sent_at=timezone.now(),
         webhook_since=None,
@@ -135,13 +132,6 @@ def cut(connection):
 
 def send_owed():
     """Post every owed webhook no other process is posting: (sent, failed) counts."""
-    sent = failed = 0
     if not settings.CONTACT_WEBHOOK_URL:
-        return sent, failed
-    for message in owed().iterator():
-        if claim(message.pk):
-            if send(message):
-                sent += 1
-            else:
-                failed += 1
-    return sent, failed
+        return 0, 0
+    return outbox.send_owed(owed(), claim, send)

@@ -15,20 +15,6 @@ from django.utils.encoding import iri_to_uri
 MARKDOWN_TYPE = "text/markdown"
 # RFC 9727 discovery: every page points to the API catalog (the hosts' headers too).
 CATALOG_LINK = '</.well-known/api-catalog>; rel="api-catalog"'
-# The page routes that have a markdown form, and the route of that form.
-MARKDOWN_FORMS = {
-    "pages:home": "pages:home-md",
-    "pages:projects": "pages:projects-md",
-    "pages:projects-page": "pages:projects-page-md",
-    "pages:project": "pages:project-md",
-    "pages:articles": "pages:articles-md",
-    "pages:articles-page": "pages:articles-page-md",
-    "pages:article": "pages:article-md",
-    "pages:stack": "pages:stack-md",
-    "pages:tags": "pages:tags-md",
-    "pages:tag": "pages:tag-md",
-    "pages:tag-page": "pages:tag-page-md",
-}
 # The addresses of those pages, as the static hosts see them (deploy/worker.js and
 # deploy/nginx.conf hold the same expression; a test compares them). A tag's slug may be
 # percent-encoded; no segment holds a dot (`/projects/x.md` is a file, not a page).
@@ -81,13 +67,19 @@ def markdown_path(path):
     return "/index.md" if path == "/" else path + ".md"
 
 
+def markdown_name(name):
+    """The name of the route of a page's markdown form (pages/urls.py declares the two at once)."""
+    return f"{name}-md"
+
+
 def markdown_form(path):
-    """The decoded path of the markdown form of the page at `path`, or None when it has none."""
+    """The decoded path of the markdown form of the page at `path`, or None when it has none: when
+    its address plus `.md` is the route named for its page's."""
     try:
-        match = resolve(path)
+        page, form = resolve(path), resolve(markdown_path(path))
     except Resolver404:
         return None
-    return markdown_path(path) if match.view_name in MARKDOWN_FORMS else None
+    return markdown_path(path) if form.view_name == markdown_name(page.view_name) else None
 
 
 def link_header(markdown):

@@ -1,7 +1,8 @@
 """Human pages and the machine surfaces around the API, at the spec's exact paths (no trailing
 slash). Every GET route is a distill_path so that the static export (django-distill) freezes it:
 `distill_func` lists the parameters, `distill_file` names the file, `shows` what its pages show
-(portfolio/shows.py: a build renders a file again when that changed)."""
+(portfolio/shows.py: a build renders a file again when that changed). A page with a markdown form
+declares both at once (`with_markdown_form`)."""
 
 from django.urls import register_converter
 
@@ -10,73 +11,85 @@ from portfolio.shows import CODE, LISTS, SITE, Shows, distill_path
 
 from . import assets, cards, markdown_forms, media, sitemaps, skills, tags, twins, views
 from .feeds import SiteFeed, TagFeed
+from .negotiation import markdown_name, markdown_path
 
 register_converter(tags.TagConverter, "tag")
 
 app_name = "pages"
 
+
+def with_markdown_form(route, view, markdown_view, *, name, distill_file, **kwargs):
+    """A page's route and its markdown form's (pages/negotiation.py) from one declaration, so the
+    two cannot drift apart: the form's address is the page's plus `.md` (`index.md` for the home
+    page), its file the page's with `.md` for `.html`, its name the page's plus `-md`, and its
+    parameters and `shows` are the page's. The markdown forms of the lists are in
+    pages/markdown_forms.py, the items' twins in pages/twins.py; a <slug> holds no dot, so a page's
+    route never matches its form's address."""
+    return [
+        distill_path(route, view, name=name, distill_file=distill_file, **kwargs),
+        distill_path(
+            markdown_path(f"/{route}").removeprefix("/"),
+            markdown_view,
+            name=markdown_name(name),
+            distill_file=distill_file.removesuffix(".html") + ".md",
+            **kwargs,
+        ),
+    ]
+
+
 urlpatterns = [
-    distill_path("", views.home, name="home", distill_file="index.html", shows=LISTS),
-    distill_path(
+    *with_markdown_form(
+        "", views.home, markdown_forms.home, name="home", distill_file="index.html", shows=LISTS
+    ),
+    *with_markdown_form(
         "projects",
         views.ProjectList.as_view(),
+        markdown_forms.ProjectList.as_view(),
         name="projects",
         distill_file="projects.html",
         shows=Shows("projects-page", "1"),
     ),
     # The list's later pages (page 1 is /projects). A project may be called "page": its page is
     # projects/page.html, these are in the folder projects/page/, and the two never meet.
-    distill_path(
+    *with_markdown_form(
         "projects/page/<int:page>",
         views.ProjectList.as_view(),
+        markdown_forms.ProjectList.as_view(),
         name="projects-page",
         distill_func=views.later_project_pages,
         distill_file="projects/page/{}.html",
         shows=Shows("projects-page", "{}"),
     ),
-    distill_path(
+    *with_markdown_form(
         "projects/<slug:slug>",
         views.ProjectPage.as_view(),
+        twins.ProjectTwin.as_view(),
         name="project",
         distill_func=project_slugs,
         distill_file="projects/{}.html",
         shows=Shows("projects", "{}"),
     ),
-    # Markdown twins (pages/twins.py). A <slug> holds no dot, so the pages never match `x.md`.
-    distill_path(
-        "projects/<slug:slug>.md",
-        twins.ProjectTwin.as_view(),
-        name="project-md",
-        distill_func=project_slugs,
-        distill_file="projects/{}.md",
-        shows=Shows("projects", "{}"),
-    ),
-    distill_path(
-        "articles/<slug:slug>.md",
-        twins.ArticleTwin.as_view(),
-        name="article-md",
-        distill_func=published_article_slugs,
-        distill_file="articles/{}.md",
-        shows=Shows("articles", "{}"),
-    ),
-    distill_path(
+    *with_markdown_form(
         "articles",
         views.ArticleList.as_view(),
+        markdown_forms.ArticleList.as_view(),
         name="articles",
         distill_file="articles.html",
         shows=Shows("articles-page", "1"),
     ),
-    distill_path(
+    *with_markdown_form(
         "articles/page/<int:page>",
         views.ArticleList.as_view(),
+        markdown_forms.ArticleList.as_view(),
         name="articles-page",
         distill_func=views.later_article_pages,
         distill_file="articles/page/{}.html",
         shows=Shows("articles-page", "{}"),
     ),
-    distill_path(
+    *with_markdown_form(
         "articles/<slug:slug>",
         views.ArticlePage.as_view(),
+        twins.ArticleTwin.as_view(),
         name="article",
         distill_func=published_article_slugs,
         distill_file="articles/{}.html",
@@ -84,18 +97,27 @@ urlpatterns = [
     ),
     # The tags (pages/tags.py): their index, each tag's pages (as the lists') and its feed. A tag's
     # slug may be in any script: the files are named with it, the addresses percent-encode it.
-    distill_path("tags", views.tag_index, name="tags", distill_file="tags.html", shows=Shows("tags")),
-    distill_path(
+    *with_markdown_form(
+        "tags",
+        views.tag_index,
+        markdown_forms.tag_index,
+        name="tags",
+        distill_file="tags.html",
+        shows=Shows("tags"),
+    ),
+    *with_markdown_form(
         "tags/<tag:slug>",
         views.TagPage.as_view(),
+        markdown_forms.TagPage.as_view(),
         name="tag",
         distill_func=tags.tag_slugs,
         distill_file="tags/{}.html",
         shows=Shows("tag-page", "{}:1"),
     ),
-    distill_path(
+    *with_markdown_form(
         "tags/<tag:slug>/page/<int:page>",
         views.TagPage.as_view(),
+        markdown_forms.TagPage.as_view(),
         name="tag-page",
         distill_func=views.later_tag_pages,
         distill_file="tags/{}/page/{}.html",
@@ -109,7 +131,14 @@ urlpatterns = [
         distill_file="tags/{}/feed.xml",
         shows=Shows("tag-feed", "{}"),
     ),
-    distill_path("stack", views.stack, name="stack", distill_file="stack.html", shows=Shows("stack")),
+    *with_markdown_form(
+        "stack",
+        views.stack,
+        markdown_forms.stack,
+        name="stack",
+        distill_file="stack.html",
+        shows=Shows("stack"),
+    ),
     distill_path(
         "developers", views.developers, name="developers", distill_file="developers.html", shows=LISTS
     ),
@@ -160,62 +189,6 @@ urlpatterns = [
         distill_func=skills.skill_names,
         distill_file=".well-known/agent-skills/{}/SKILL.md",
         shows=SITE,
-    ),
-    # The markdown forms of the pages that list things (pages/markdown_forms.py): each page's
-    # address plus `.md`, showing what its page shows; pages/negotiation.py answers them to an
-    # Accept that prefers markdown.
-    distill_path("index.md", markdown_forms.home, name="home-md", distill_file="index.md", shows=LISTS),
-    distill_path(
-        "projects.md",
-        markdown_forms.ProjectList.as_view(),
-        name="projects-md",
-        distill_file="projects.md",
-        shows=Shows("projects-page", "1"),
-    ),
-    distill_path(
-        "projects/page/<int:page>.md",
-        markdown_forms.ProjectList.as_view(),
-        name="projects-page-md",
-        distill_func=views.later_project_pages,
-        distill_file="projects/page/{}.md",
-        shows=Shows("projects-page", "{}"),
-    ),
-    distill_path(
-        "articles.md",
-        markdown_forms.ArticleList.as_view(),
-        name="articles-md",
-        distill_file="articles.md",
-        shows=Shows("articles-page", "1"),
-    ),
-    distill_path(
-        "articles/page/<int:page>.md",
-        markdown_forms.ArticleList.as_view(),
-        name="articles-page-md",
-        distill_func=views.later_article_pages,
-        distill_file="articles/page/{}.md",
-        shows=Shows("articles-page", "{}"),
-    ),
-    distill_path(
-        "stack.md", markdown_forms.stack, name="stack-md", distill_file="stack.md", shows=Shows("stack")
-    ),
-    distill_path(
-        "tags.md", markdown_forms.tag_index, name="tags-md", distill_file="tags.md", shows=Shows("tags")
-    ),
-    distill_path(
-        "tags/<tag:slug>.md",
-        markdown_forms.TagPage.as_view(),
-        name="tag-md",
-        distill_func=tags.tag_slugs,
-        distill_file="tags/{}.md",
-        shows=Shows("tag-page", "{}:1"),
-    ),
-    distill_path(
-        "tags/<tag:slug>/page/<int:page>.md",
-        markdown_forms.TagPage.as_view(),
-        name="tag-page-md",
-        distill_func=views.later_tag_pages,
-        distill_file="tags/{}/page/{}.md",
-        shows=Shows("tag-page", "{}:{}"),
     ),
     # At the root, where browsers and crawlers ask for them without reading a page.
     distill_path("favicon.ico", assets.favicon, name="favicon", distill_file="favicon.ico", shows=SITE),

@@ -340,7 +340,7 @@ def _key(alias):
 def _alias(address, slug):
     """The alias that keeps `address` working: none when it is the article's own page, the
     slug when it was an /articles/<slug> page, else the path."""
-    stem = re.sub(r"(/index\.html|\.html|/)$", "", address)
+    stem = _normal(address)
     if stem == f"/articles/{slug}":
         return None
     if re.fullmatch(r"/articles/[^/]+", stem) and loader.SLUG_RE.fullmatch(stem[10:]):
@@ -360,7 +360,10 @@ def _address(written):
 
 
 def _normal(address):
-    return re.sub(r"(/index\.html|\.html|/)$", "", address or "")
+    """What an old address is looked up by: the content format's key of a path alias (its spellings
+    with and without the trailing slash or `.html` are one: loader.alias_path_key), and a folder's
+    `index.html` as the folder, which the old site's host served at its address."""
+    return loader.alias_path_key(re.sub(r"/index\.html$", "/", address or ""))
 
 
 def _no_suffix(path):

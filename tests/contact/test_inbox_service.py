@@ -1,6 +1,7 @@
 """The owner's inbox on the production service (gunicorn's 2 workers, DEBUG off, Redis), on SQLite
 and on a real PostgreSQL server: the challenge, every spam case, the webhook and its retry, the
-admin's review, the export, the pruning and the erasure; and the challenge through nginx."""
+admin's review, the export, the pruning and the erasure; and the challenge and the form posted
+without JavaScript through nginx."""
 
 import csv
 import hashlib
@@ -194,8 +195,20 @@ def test_the_challenge_through_nginx(tmp_path, redis_url):
             {"Origin": SITE_ORIGIN, "Content-Type": "application/json"}, tls=True,
         )  # fmt: skip
         assert status == 201, answer
+        # The form as a browser without JavaScript posts it (no solution): thanked through nginx
+        # as straight, kept as spam, never mailed.
+        status, headers, answer = http_request(
+            edge.port, "POST", "/api/contact",
+            urlencode({**VALID, "message": "Sent without JavaScript.", "website": ""}).encode(),
+            {"Origin": SITE_ORIGIN, "Content-Type": FORM, "Accept": BROWSER_ACCEPT}, tls=True,
+        )  # fmt: skip
+        assert status == 303 and headers["Location"] == f"{SITE_ORIGIN}/contact/thanks", answer
         service = Service(port, env, tmp_path)
-        assert service.rows("select status from contact_contactmessage") == [("ham",)]
+        assert service.rows("select status, spam_reason from contact_contactmessage order by id") == [
+            ("ham", ""),
+            ("spam", "missing"),
+        ]
+        assert len(service.mails("Hello there.")) == 1 and not service.mails("Sent without JavaScript.")
         # Another site's page gets no challenge, through nginx as straight.
         status, _, body = get_challenge(edge.port, {"Origin": "https://evil.example"}, tls=True)
         assert status == 403 and json.loads(body)["error"]["code"] == "origin_not_allowed"
