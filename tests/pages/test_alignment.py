@@ -1,19 +1,57 @@
-"""What lines up, measured in headless Chromium at 320, 360, 768 and 1280 px, light and dark:
-the header's margins, the cards' status badges, the lists' text column, and nothing in <main>
-wider than its column (what scrolls sideways, code and tables, scrolls inside its own box)."""
+"""What lines up, measured in headless Chromium at 320, 360, 768 and 1280 px, light and dark, on
+every page type: the header's margins, the cards' status badges, the lists' text column, an
+article's tables, images and code blocks on one right edge, and nothing in <main> wider than its
+column (what scrolls sideways, code, scrolls inside its own box)."""
 
 import os
 from pathlib import Path
 
 import pytest
 
+from portfolio.content.importer import import_content
+from tests.content_builder import article, write_content
+
 from .test_browser import prefer, viewport
-from .test_look import driver, site  # noqa: F401  (the look's content: pictures, a wide diagram, a long stack)
+from .test_look import LOOK_FILES, driver  # noqa: F401  (the look's content: pictures, a wide diagram, a long stack)
 
 pytestmark = pytest.mark.browser
 
 WIDTHS = [320, 360, 768, 1280]
-PAGES = ["/", "/projects", "/articles", "/articles/unicode-post", "/projects/alpha-one", "/stack", "/search"]
+# A diagram drawn as SVG: too small to read as a list's thumbnail, so none there.
+DIAGRAM = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="300" viewBox="0 0 1200 300">'
+    '<rect width="1200" height="300" fill="#ffffff"/><text x="20" y="150" font-size="24">a</text></svg>'
+)
+EDGES_BODY = (
+    "Text.\n\n| tool | role | since |\n|---|---|---|\n| sqlite | store | 2020 |\n\n"
+    "![A cover](../media/cover.png)\n\n"
+    "```python\nprint('a line of code long enough to scroll sideways on a phone', 1 + 2 + 3 + 4 + 5)\n```\n"
+)
+FILES = {
+    **LOOK_FILES,
+    "media/diagram.svg": DIAGRAM,
+    "articles/edges.md": article(
+        "A table, a picture and code on one right edge, with a title long enough to fill the column",
+        date="2026-02-02",
+        extra='image: diagram.svg\nimageAlt: "A pipeline diagram"\n',
+        body=EDGES_BODY,
+    ),
+}
+PAGES = [
+    "/",
+    "/projects",
+    "/articles",
+    "/articles/unicode-post",
+    "/articles/edges",
+    "/projects/alpha-one",
+    "/stack",
+    "/search",
+    "/developers",
+    "/tags",
+    "TAG",
+    "/contact",
+    "/no-such-page",
+]
 
 MEASURE = """
 const width = document.documentElement.clientWidth;
@@ -46,7 +84,14 @@ for (const card of document.querySelectorAll('.cards > .card')) {
 const columns = [...document.querySelectorAll('.entries article > :is(h2, h3)')]
   .map((h) => Math.round(box(h).width));
 const nav = header.querySelector('nav');
-return {left, right, navCut: nav.scrollWidth - nav.clientWidth,
+// An article's tables, images and code blocks: their right edges.
+// (a table's by its last cell: a table's box can be wider than the table drawn in it).
+const edges = [...document.querySelectorAll('.prose :is(tr:first-child > :last-child, img, pre, .highlight)')]
+  .filter(shown).map((node) => Math.round(box(node).right));
+// A list's thumbnail: none narrower than 8rem, so what it draws stays readable.
+const thumbs = [...document.querySelectorAll('.entries article img')].filter(shown)
+  .map((img) => Math.round(box(img).width));
+return {left, right, edges, thumbs, navCut: nav.scrollWidth - nav.clientWidth,
         overflow: document.documentElement.scrollWidth - width, wider: wider.slice(0, 5),
         rows: Object.values(rows), columns};
 """
@@ -64,6 +109,9 @@ def test_everything_lines_up(site, driver, width, scheme, tmp_path):  # noqa: F8
     shots = Path(os.environ.get("SCREENSHOTS_DIR") or tmp_path)  # to look at what is not measured
     shots.mkdir(parents=True, exist_ok=True)
     for path in PAGES:
+        if path == "TAG":  # a tag's page: the first on /tags
+            driver.get(site + "/tags")
+            path = driver.find_element("css selector", ".tag-index a").get_attribute("pathname")
         driver.get(site + path)
         found = driver.execute_script(MEASURE)
         shot = f"{path.strip('/').replace('/', '-') or 'home'}-{width}-{scheme}.png"
@@ -78,3 +126,25 @@ def test_everything_lines_up(site, driver, width, scheme, tmp_path):  # noqa: F8
         for row in found["rows"]:
             assert len(set(row)) == 1, f"{where}: the badges of one row of cards at {row}"
         assert len(set(found["columns"])) <= 1, f"{where}: the lists' text columns {found['columns']}"
+        assert max(found["edges"], default=0) - min(found["edges"], default=0) <= 1, (
+            f"{where}: tables, images and code end at {found['edges']}"
+        )
+        assert all(w >= 128 for w in found["thumbs"]), f"{where}: thumbnails {found['thumbs']} px wide"
+    if width >= 768:  # the SVG diagram: no thumbnail in the list (a phone shows it full width)
+        driver.get(site + "/articles")
+        assert (
+            driver.execute_script(
+                "return [...document.querySelectorAll('.entries img[src$=\".svg\"]')]"
+                ".filter((img) => img.getBoundingClientRect().width).length"
+            )
+            == 0
+        )
+
+
+@pytest.fixture
+def site(db, tmp_path, settings, live_server, shared_cache):
+    settings.SITE_URL = live_server.url
+    settings.MEDIA_CACHE_DIR = shared_cache
+    settings.CONTENT_DIR = write_content(tmp_path / "content", FILES)
+    import_content(settings.CONTENT_DIR, workers=1)
+    return live_server.url

@@ -196,7 +196,7 @@ def test_the_first_picture_alone_is_fetched_at_once_and_first(site, driver, widt
             assert pictures[0]["top"] < driver.execute_script("return innerHeight"), (path, first)
 
 
-DIM = "brightness(0.85)"
+DIM = "brightness(0.9)"
 
 
 def pictures_become(driver, expected):
