@@ -18,18 +18,6 @@ from tests.content_builder import DRAFT_TITLE, STACK_YAML, article, project, wri
 from .conftest import distill_local, tree
 
 
-@pytest.fixture
-def site(db, content_dir, settings, tmp_path):
-    """build(**options) into tmp_path/site (or `out`), in this process, from the test content."""
-    settings.SITE_URL = ""
-    settings.CONTENT_DIR = content_dir
-
-    def run(out=tmp_path / "site", **options):
-        return build(out, workers=1, stderr=io.StringIO(), **options)
-
-    return run
-
-
 def leftovers(folder):
     return sorted(p.name for p in folder.parent.iterdir() if ".build-" in p.name)
 

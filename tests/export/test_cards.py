@@ -23,17 +23,6 @@ ARTICLES = ["crlf-post", "first-post", "same-day", "unicode-post"]
 LONG = "A title far too long for any card " * 8
 
 
-@pytest.fixture
-def site(db, content_dir, settings, tmp_path):
-    settings.SITE_URL = ""
-    settings.CONTENT_DIR = content_dir
-
-    def run(out=tmp_path / "site", **options):
-        return build(out, workers=1, stderr=io.StringIO(), **options)
-
-    return run
-
-
 def meta(page, key):
     found = re.search(rf'<meta (?:property|name)="{re.escape(key)}" content="([^"]*)"', page)
     return found and found.group(1)
