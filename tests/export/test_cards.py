@@ -45,6 +45,9 @@ def test_each_item_without_an_image_has_a_card_its_page_shows(site, tmp_path):
         assert f'"image": "{card}"' in page, "the JSON-LD names the card too"
     # A page of no item keeps the site's image (here none).
     assert meta((out / "index.html").read_text(), "og:image") is None
+    # The same content gives the same cards (a second, full build beside the first).
+    first = tree(out / "cards")
+    assert tree(site(tmp_path / "two", full=True).out_dir / "cards") == first and len(first) == 8
 
 
 def test_an_item_with_its_own_image_keeps_it_and_has_no_card(db, settings, tmp_path):
@@ -66,12 +69,6 @@ def test_an_item_with_its_own_image_keeps_it_and_has_no_card(db, settings, tmp_p
     assert Client().get("/cards/projects/alpha-one.png").status_code == 404
     response = Client().get("/cards/projects/delta.png")
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
-
-
-def test_the_same_content_gives_the_same_cards(site, tmp_path):
-    first = tree(site(tmp_path / "one").out_dir / "cards")
-    second = tree(site(tmp_path / "two", full=True).out_dir / "cards")
-    assert first == second and len(first) == 8
 
 
 def test_a_title_edit_makes_that_card_alone_again(site, content_dir, tmp_path):
