@@ -8,7 +8,6 @@ import pytest
 from django.conf import settings
 
 from portfolio.export.build import build
-from tests.content_builder import write_content
 from tests.server import free_port, nginx_command, wait_for
 
 
@@ -26,16 +25,6 @@ def distill_local(content_dir, out_dir, db_path, *args, env=None, timeout=300):
         text=True,
         timeout=timeout,
     )
-
-
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    """The standard test content, exported once by the real command on two worker processes."""
-    root = tmp_path_factory.mktemp("built")
-    content = write_content(root / "content")
-    result = distill_local(content, root / "site", root / "db.sqlite3", "--workers", "2")
-    assert result.returncode == 0, result.stderr
-    return root / "site"
 
 
 @pytest.fixture
