@@ -25,3 +25,16 @@ def imported(db, content_dir, settings):
 @pytest.fixture
 def site_url():
     return SITE_URL
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """The standard test content, exported once by the real command on two worker processes;
+    tests only read it."""
+    from .export.conftest import distill_local
+
+    root = tmp_path_factory.mktemp("built")
+    content = write_content(root / "content")
+    result = distill_local(content, root / "site", root / "db.sqlite3", "--workers", "2")
+    assert result.returncode == 0, result.stderr
+    return root / "site"

@@ -6,6 +6,15 @@ from django.core.cache import cache
 from contact import challenge, ratelimit
 
 from .helpers import SITE_ORIGIN, TEST_MAXNUMBER, VALID, solve
+from .servers import postgres_server
+
+
+@pytest.fixture(scope="session")
+def shared_postgres():
+    """One PostgreSQL cluster for the modules that only make databases in it (each test its own
+    database); a module that stops or hangs its server starts a cluster of its own."""
+    with postgres_server() as cluster:
+        yield cluster
 
 
 @pytest.fixture(autouse=True)

@@ -237,10 +237,11 @@ _migrated_sqlite = {}
 def migrate(env):
     """`manage.py migrate` as a deploy runs it. A fresh SQLite database is a copy of one migrated
     once per test run (the same file migrate writes, in a fraction of the time); one such copy with
-    the admin's apps (CONTACT_SERVICE_ADMIN adds django-axes's tables), one without."""
+    the admin's apps (CONTACT_SERVICE_ADMIN adds django-axes's tables), one without. Likewise a
+    fresh PostgreSQL database is made again from one migrated once per cluster (its template)."""
     url = env["DATABASE_URL"]
+    key = env.get("CONTACT_SERVICE_ADMIN", "")
     if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
-        key = env.get("CONTACT_SERVICE_ADMIN", "")
         if key not in _migrated_sqlite:
             folder = tempfile.mkdtemp(prefix="contact-sqlite-")
             atexit.register(shutil.rmtree, folder, True)
@@ -249,7 +250,33 @@ def migrate(env):
             _migrated_sqlite[key] = template
         shutil.copyfile(_migrated_sqlite[key], url.removeprefix("sqlite:///"))
         return
+    if url.startswith("postgres://") and _postgres_tables(url) == 0:
+        server, name = url.rsplit("/", 1)
+        template = f"migrated{'_admin' if key else ''}"
+        if not _postgres_execute(server, f"select 1 from pg_database where datname = '{template}'"):
+            _postgres_execute(server, f"CREATE DATABASE {template}")
+            run_migrate({**env, "DATABASE_URL": f"{server}/{template}"})
+        _postgres_execute(server, f"DROP DATABASE {name}")
+        _postgres_execute(server, f"CREATE DATABASE {name} TEMPLATE {template}")
+        return
     run_migrate(env)
+
+
+def _postgres_execute(server, sql):
+    """The rows of one statement on the cluster's `postgres` database (`server`: its URL without
+    a database name)."""
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres".replace("postgres://", "postgresql://"), autocommit=True) as db:
+        cursor = db.execute(sql)
+        return cursor.fetchall() if cursor.description else []
+
+
+def _postgres_tables(url):
+    import psycopg
+
+    with psycopg.connect(url.replace("postgres://", "postgresql://"), autocommit=True) as db:
+        return db.execute("select count(*) from pg_tables where schemaname = 'public'").fetchone()[0]
 
 
 def run_migrate(env):

@@ -16,12 +16,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser import console_errors
-from tests.content_builder import write_content
-from tests.export.conftest import distill_local
 from tests.server import free_port, nginx_command, wait_for
 
 from .receiver import receiver
-from .servers import gunicorn, nginx, postgres_server, redis_server, stop
+from .servers import gunicorn, nginx, redis_server, stop
 from .test_service import Service, start_service
 
 pytestmark = pytest.mark.browser
@@ -35,15 +33,6 @@ document.addEventListener("securitypolicyviolation", (event) => {
   window.cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`);
 });
 """
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """The standard test content, built by the real command as for any static host."""
-    root = tmp_path_factory.mktemp("contact-built")
-    result = distill_local(write_content(root / "content"), root / "site", root / "db.sqlite3")
-    assert result.returncode == 0, result.stderr
-    return root / "site"
 
 
 def serve_site(site, port, edge_port, folder):
@@ -62,18 +51,17 @@ def serve_site(site, port, edge_port, folder):
     return nginx_command(folder, server)
 
 
-def test_the_built_form_reaches_the_production_service(built, tmp_path, chromium):
+def test_the_built_form_reaches_the_production_service(built_site, tmp_path, chromium, shared_postgres):
     site_port = free_port()
     site_origin = f"http://127.0.0.1:{site_port}"
     with (
         redis_server(tmp_path) as redis_url,
-        postgres_server() as cluster,
         receiver() as hook,
     ):
         env = start_service(
             tmp_path,
             redis_url,
-            cluster.create_database(),
+            shared_postgres.create_database(),
             CONTACT_ALLOWED_ORIGINS=site_origin,
             CONTACT_WEBHOOK_URL=hook.url,
             CONTACT_WEBHOOK_SECRET=SECRET,
@@ -82,7 +70,7 @@ def test_the_built_form_reaches_the_production_service(built, tmp_path, chromium
         with gunicorn(env, tmp_path, workers=2) as port, nginx(port, tmp_path) as edge:
             folder = tmp_path / "site-nginx"
             folder.mkdir()
-            command = serve_site(built, site_port, edge.port, folder)
+            command = serve_site(built_site, site_port, edge.port, folder)
             process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
                 wait_for(f"{site_origin}/", process, timeout=20)

@@ -16,7 +16,7 @@ import pytest
 
 from .helpers import BROWSER_ACCEPT, SITE_ORIGIN, VALID, signed_challenge, solve
 from .receiver import receiver
-from .servers import ROOT, gunicorn, nginx, postgres_server, redis_server
+from .servers import ROOT, gunicorn, nginx, redis_server
 from .servers import request as http_request
 from .test_service import FORM, PASSWORD, AdminLogin, Service, start_service
 
@@ -30,9 +30,8 @@ def redis_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def postgres():
-    with postgres_server() as cluster:
-        yield cluster
+def postgres(shared_postgres):
+    return shared_postgres
 
 
 def manage(env, *args):

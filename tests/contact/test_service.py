@@ -31,7 +31,6 @@ from .servers import (
     gunicorn_process,
     migrate,
     nginx,
-    postgres_server,
     process_group,
     redis_process,
     redis_server,
@@ -57,9 +56,8 @@ def redis_url(module_tmp):
 
 
 @pytest.fixture(scope="module")
-def create_postgres_database():
-    with postgres_server() as cluster:
-        yield cluster.create_database
+def create_postgres_database(shared_postgres):
+    return shared_postgres.create_database
 
 
 class Service:
@@ -572,6 +570,28 @@ def answered(sockets, count, guard=30):
     return [int(statuses[sock]) if sock in statuses else None for sock in sockets]
 
 
+def burst(port, bodies, headers, source):
+    """(status, headers, body) of one TLS post of each of `bodies`, all sent before any answer is
+    read, one connection each."""
+    connections = []
+    try:
+        for body in bodies:
+            connection = connect(port, source, tls=True, timeout=30)
+            connections.append(connection)
+            connection.request(
+                "POST", "/api/contact", json.dumps(body).encode(),
+                {"X-Forwarded-Proto": "https", "Content-Type": "application/json", **headers},
+            )  # fmt: skip
+        answers = []
+        for connection in connections:
+            response = connection.getresponse()
+            answers.append((response.status, dict(response.getheaders()), response.read()))
+        return answers
+    finally:
+        for connection in connections:
+            connection.close()
+
+
 def test_the_edge_limits_each_address_with_429_in_the_shape(tmp_path, redis_url):
     """One address cannot hold every nginx connection (limit_conn 10) nor post past the edge's
     rate (10/minute, a burst of 10); other addresses are served meanwhile."""
@@ -598,14 +618,15 @@ def test_the_edge_limits_each_address_with_429_in_the_shape(tmp_path, redis_url)
         assert "limiting connections by zone" in (edge.folder / "error.log").read_text()
         assert status == 201 and held_meanwhile
 
-        answered_burst = [
-            request(edge.port, "POST", "/api/contact", {**VALID, "message": f"Burst {n}"}, headers,
-                    source="127.0.0.5", tls=True)
-            for n in range(12)
-        ]  # fmt: skip
-        assert [status for status, _, _ in answered_burst] == [201] * 11 + [429]
-        error = assert_error(answered_burst[-1], 429, "rate_limited")
-        assert error["fields"] == {} and answered_burst[-1][1]["Retry-After"] == "60"
+        # The burst reaches nginx at once, before any answer is read: the rate refills one post in
+        # 6 s, so posts sent one after another on a loaded machine could earn a 12th.
+        answered_burst = burst(edge.port, [{**VALID, "message": f"Burst {n}"} for n in range(12)],
+                               headers, source="127.0.0.5")  # fmt: skip
+        statuses = [status for status, _, _ in answered_burst]
+        assert sorted(statuses) == [201] * 11 + [429], statuses
+        refused = answered_burst[statuses.index(429)]
+        error = assert_error(refused, 429, "rate_limited")
+        assert error["fields"] == {} and refused[1]["Retry-After"] == "60"
 
 
 def documented_environment(tmp_path, **overrides):
@@ -765,12 +786,16 @@ def test_login_guesses_through_nginx_do_not_slow_the_contact_route(tmp_path, red
         def timed_posts(count, pause=0.0):
             timings = []
             for _ in range(count):
-                timings.append(timed_post(edge.port, 5, source="127.0.0.4", tls=True))
+                timings.append(timed_post(edge.port, 30, source="127.0.0.4", tls=True))  # a hang's guard
                 time.sleep(pause)
             assert None not in timings, timings
             return timings
 
         idle = timed_posts(3)
+        # What one guess costs the worker that takes it (a password hash), on this machine as loaded
+        # as it is now: a post queued behind the guesses would wait for at least one.
+        timer = AdminLogin(service_port, client="198.51.100.9").token()
+        hashing = statistics.median(timer.login(f"timing{n}", "wrong")[1] for n in range(3))
         clients = [AdminLogin(edge.port, source=f"127.0.0.{n}", tls=True).token() for n in range(11, 15)]
         answered, names, deadline = [], itertools.count(), time.monotonic() + 5
 
@@ -797,9 +822,11 @@ def test_login_guesses_through_nginx_do_not_slow_the_contact_route(tmp_path, red
             f"login flood: {len(answered)} attempts, {hashed} answered 'wrong password', {locked} refused"
             f" by axes, {edge_refused} by nginx; contact post median: idle"
             f" {statistics.median(idle):.3f} s, during the flood {statistics.median(flooded):.3f} s"
+            f" (a password hash {hashing:.3f} s)"
             f" ({', '.join(f'{t:.2f}' for t in flooded)})"
         )
         assert set(status for status, _ in answered) <= {200, 429}
         assert hashed <= 4 * 4 and edge_refused  # each client: 5 failures at most, then locked
-        assert statistics.median(flooded) < 1, flooded  # a bound for a loaded 2-core machine
+        # Quicker than a wait behind one guess; at least a second allowed on a fast machine.
+        assert statistics.median(flooded) < max(1, hashing), (flooded, hashing)
         assert "Traceback" not in (tmp_path / f"gunicorn-{service_port}.log").read_text()

@@ -1,3 +1,4 @@
+import io
 import os
 import signal
 import subprocess
@@ -6,7 +7,7 @@ import sys
 import pytest
 from django.conf import settings
 
-from tests.content_builder import write_content
+from portfolio.export.build import build
 from tests.server import free_port, nginx_command, wait_for
 
 
@@ -26,14 +27,17 @@ def distill_local(content_dir, out_dir, db_path, *args, env=None, timeout=300):
     )
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    """The standard test content, exported once by the real command on two worker processes."""
-    root = tmp_path_factory.mktemp("built")
-    content = write_content(root / "content")
-    result = distill_local(content, root / "site", root / "db.sqlite3", "--workers", "2")
-    assert result.returncode == 0, result.stderr
-    return root / "site"
+@pytest.fixture
+def site(db, content_dir, settings, tmp_path):
+    """build(**options) into tmp_path/site (or `out`), in this process, from a fresh copy of the
+    test content: each test may edit its content and build again."""
+    settings.SITE_URL = ""
+    settings.CONTENT_DIR = content_dir
+
+    def run(out=tmp_path / "site", **options):
+        return build(out, workers=1, stderr=io.StringIO(), **options)
+
+    return run
 
 
 def tree(folder):

@@ -18,18 +18,6 @@ from tests.content_builder import DRAFT_TITLE, STACK_YAML, article, project, wri
 from .conftest import distill_local, tree
 
 
-@pytest.fixture
-def site(db, content_dir, settings, tmp_path):
-    """build(**options) into tmp_path/site (or `out`), in this process, from the test content."""
-    settings.SITE_URL = ""
-    settings.CONTENT_DIR = content_dir
-
-    def run(out=tmp_path / "site", **options):
-        return build(out, workers=1, stderr=io.StringIO(), **options)
-
-    return run
-
-
 def leftovers(folder):
     return sorted(p.name for p in folder.parent.iterdir() if ".build-" in p.name)
 
@@ -179,21 +167,29 @@ def apply(content_dir, change):
             write_content(content_dir, {rel: data})
 
 
-# An edit updates the previous folder in place; a build rendering more makes a new folder.
-@pytest.mark.parametrize("in_place_max", [IN_PLACE_MAX, 0], ids=["in place", "new folder"])
-def test_incremental_builds_equal_full_builds(
-    site, content_dir, tmp_path, monkeypatch, in_place_max, settings
-):
-    monkeypatch.setattr("portfolio.export.render.IN_PLACE_MAX", in_place_max)
+def test_incremental_builds_equal_full_builds(site, content_dir, tmp_path, monkeypatch, settings):
+    """After each edit, both incremental builds hold what a full build of the same content holds:
+    the one that updates the previous folder in place and the one that makes a new folder (as a
+    build rendering more does). Both follow the same edits, so one full build serves as both's
+    reference."""
     settings.LIST_PAGE_SIZE = 2  # lists of two pages, whose items the edits move across pages
-    incremental, full = tmp_path / "incremental", tmp_path / "full"
-    site(incremental)
-    for name, change in EDITS:
+    ways = {"in place": IN_PLACE_MAX, "new folder": 0}
+
+    def incremental(way):
+        monkeypatch.setattr("portfolio.export.render.IN_PLACE_MAX", ways[way])
+        return site(tmp_path / way)
+
+    for way in ways:
+        incremental(way)
+    for number, (name, change) in enumerate(EDITS):
         apply(content_dir, change)
-        result = site(incremental)
-        site(full, full=True)
-        assert tree(incremental) == tree(full), name
-        assert result.carried > 0 or name == "rename the site", name
+        # Taking turns: each way builds first (importing the edit) after every other edit.
+        order = list(ways)[:: 1 if number % 2 else -1]
+        results = {way: incremental(way) for way in order}
+        full = tree(site(tmp_path / "full", full=True).out_dir)
+        for way, result in results.items():
+            assert tree(tmp_path / way) == full, (way, name)
+            assert result.carried > 0 or name == "rename the site", (way, name)
 
 
 def test_an_edit_rewrites_only_the_files_whose_bytes_change(site, content_dir, tmp_path):
@@ -416,22 +412,17 @@ def test_a_phase_counts_the_cpu_time_of_the_children_it_reaped():
     assert phases.cpu["work"] >= 0.25, "the child's CPU time counts"
 
 
-def test_the_summary_gives_each_phases_wall_and_cpu_time(tmp_path):
-    content = write_content(tmp_path / "content")
-    result = distill_local(content, tmp_path / "site", tmp_path / "db.sqlite3")
-    assert result.returncode == 0, result.stderr
+def test_a_rebuild_with_no_change_is_answered_before_importing(tmp_path):
+    """The fingerprint in the manifest: equal inputs and untouched output answer at once, any
+    difference (content, settings, an output file) runs the real build, which puts it right. The
+    first build's summary gives each phase's wall and CPU time."""
+    content, out, db = write_content(tmp_path / "content"), tmp_path / "site", tmp_path / "db.sqlite3"
+    first = distill_local(content, out, db, "--workers", "1")
+    assert first.returncode == 0, first.stderr
     step = r"[\d.]+/[\d.]+ s"
     steps = rf"import ([\d.]+)/([\d.]+) s, plan {step}, render {step}, search {step}, verify {step}, "
     steps += rf"publish {step}\)"
-    phases = re.search(r"\(wall/CPU: " + steps, result.stdout)
-    assert phases, result.stdout
-
-
-def test_a_rebuild_with_no_change_is_answered_before_importing(tmp_path):
-    """The fingerprint in the manifest: equal inputs and untouched output answer at once, any
-    difference (content, settings, an output file) runs the real build, which puts it right."""
-    content, out, db = write_content(tmp_path / "content"), tmp_path / "site", tmp_path / "db.sqlite3"
-    assert distill_local(content, out, db, "--workers", "1").returncode == 0
+    assert re.search(r"\(wall/CPU: " + steps, first.stdout), first.stdout
     answered = distill_local(content, out, db, "--workers", "1")
     assert answered.returncode == 0 and "nothing changed since the last build" in answered.stdout
     index = out / "index.html"

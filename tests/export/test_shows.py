@@ -1,27 +1,13 @@
 """What a file depends on is what its route declares its pages show (portfolio/shows.py)."""
 
-import io
-
 import pytest
 
-from portfolio.export.build import build
 from portfolio.export.plan import Keys
 from portfolio.export.state import BuildFailed
 from portfolio.shows import WHOLE
 from tests.content_builder import article, write_content
 
 from .conftest import tree
-
-
-@pytest.fixture
-def site(db, content_dir, settings, tmp_path):
-    settings.SITE_URL = ""
-    settings.CONTENT_DIR = content_dir
-
-    def run(out=tmp_path / "site", **options):
-        return build(out, workers=1, stderr=io.StringIO(), **options)
-
-    return run
 
 
 def test_a_new_route_that_shows_bodies_renders_again_when_a_body_changes(
