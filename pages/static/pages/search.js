@@ -242,6 +242,12 @@
 
   const term = new URLSearchParams(location.search).get("q") || "";
   input.value = term;
-  if (term) search(term, false);
-  else load().catch((error) => say(unavailable(error))); // fetched while the visitor types
+  if (term) {
+    // The footer waits for the first results: hidden, it is not moved down by their arrival. It
+    // shows again a frame after they are drawn, where they left it.
+    document.body.classList.add("search-pending");
+    search(term, false).finally(() =>
+      requestAnimationFrame(() => requestAnimationFrame(() => document.body.classList.remove("search-pending"))),
+    );
+  } else load().catch((error) => say(unavailable(error))); // fetched while the visitor types
 })();
