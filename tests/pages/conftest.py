@@ -1,6 +1,9 @@
 import pytest
 from django_distill.renderer import DistillRenderer
 
+from portfolio.content.importer import import_content
+from tests.content_builder import write_content
+
 
 def body_of(response):
     """The body of any response, streamed (static files) or not, as text; an image's bytes as
@@ -35,3 +38,18 @@ def get(imported, client):
         return response, body_of(response)
 
     return fetch
+
+
+@pytest.fixture
+def served(db, tmp_path, settings, live_server, shared_cache):
+    """A factory for the browser tests: served(files) imports those content files and returns the
+    live server's address."""
+
+    def serve(files):
+        settings.SITE_URL = live_server.url
+        settings.MEDIA_CACHE_DIR = shared_cache
+        settings.CONTENT_DIR = write_content(tmp_path / "content", files)
+        import_content(settings.CONTENT_DIR, workers=1)
+        return live_server.url
+
+    return serve

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from portfolio.content.importer import import_content
-from tests.content_builder import article, write_content
+from tests.content_builder import article
 
 from .test_browser import prefer, viewport
 from .test_look import LOOK_FILES, driver  # noqa: F401  (the look's content: pictures, a wide diagram, a long stack)
@@ -142,9 +141,5 @@ def test_everything_lines_up(site, driver, width, scheme, tmp_path):  # noqa: F8
 
 
 @pytest.fixture
-def site(db, tmp_path, settings, live_server, shared_cache):
-    settings.SITE_URL = live_server.url
-    settings.MEDIA_CACHE_DIR = shared_cache
-    settings.CONTENT_DIR = write_content(tmp_path / "content", FILES)
-    import_content(settings.CONTENT_DIR, workers=1)
-    return live_server.url
+def site(served):
+    return served(FILES)

@@ -8,8 +8,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from portfolio.content.importer import import_content
-from tests.content_builder import FILES, UNICODE_POST_BODY, article, project, write_content
+from tests.content_builder import FILES, UNICODE_POST_BODY, article, project
 from tests.media_content import png
 
 from .test_browser import prefer, viewport
@@ -72,12 +71,8 @@ PAGES = [
 
 
 @pytest.fixture
-def site(db, tmp_path, settings, live_server, shared_cache):
-    settings.SITE_URL = live_server.url
-    settings.MEDIA_CACHE_DIR = shared_cache
-    settings.CONTENT_DIR = write_content(tmp_path / "content", LOOK_FILES)
-    import_content(settings.CONTENT_DIR, workers=1)
-    return live_server.url
+def site(served):
+    return served(LOOK_FILES)
 
 
 @pytest.fixture
