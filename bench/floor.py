@@ -47,7 +47,7 @@ import yaml
 from PIL import Image, ImageOps
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from pages.card_drawing import render as draw_card  # noqa: E402
+from pages import card_drawing  # noqa: E402
 from portfolio.content.markdown import EXTENSION_CONFIGS, EXTENSIONS  # noqa: E402
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -115,13 +115,9 @@ def build_one(job):
     with open(os.path.join(_out, kind, slug + ".md"), "w", encoding="utf-8") as handle:
         handle.write(f"# {meta['title']}\n\n- Date: {meta['date']}\n\n{body}")
     if Path(meta.get("image") or "").suffix.lower() not in RASTER:
-        day = date.fromisoformat(meta["date"][:10])
+        below = "Project" if kind == "projects" else card_drawing.dated(date.fromisoformat(meta["date"][:10]))
         with open(os.path.join(_out, "cards", kind, slug + ".png"), "wb") as handle:
-            handle.write(
-                draw_card(
-                    meta["title"], _site_name, kind == "projects" and "Project" or f"{day.day} {day:%B %Y}"
-                )
-            )
+            handle.write(card_drawing.render(meta["title"], _site_name, below))
     return kind, {"slug": slug, **{key: meta[key] for key in LIST_FIELDS if key in meta}}
 
 

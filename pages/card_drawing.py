@@ -150,6 +150,11 @@ def wrap(text, size, weight, room, lines):
     return done
 
 
+def dated(day):
+    """An article's date as its page shows it and its card draws it: 5 May 2026."""
+    return f"{day.day} {day:%B %Y}"
+
+
 def render(title, site_name, dated=""):
     """The card's PNG bytes. Titles and names are drawn on one line each (a line break or a tab in
     a title is a space, as the page's <h1> shows it; raqm refuses to lay out control characters)."""

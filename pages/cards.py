@@ -7,18 +7,16 @@ restored `.cache/`) or the authoring server reads it back instead of drawing it 
 """
 
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 
+from portfolio.content import content_cache
 from portfolio.content.models import Article, Project, Site
 
 from . import card_drawing
-from .card_drawing import HEIGHT, WIDTH, render
 
 
 def has_own_image(item):
@@ -31,8 +29,8 @@ def card_of(item):
     kind = "project" if isinstance(item, Project) else "article"
     return {
         "src": reverse(f"pages:{kind}-card", args=[item.slug]),
-        "width": WIDTH,
-        "height": HEIGHT,
+        "width": card_drawing.WIDTH,
+        "height": card_drawing.HEIGHT,
         "alt": item.title,
         "raster": True,
     }
@@ -64,15 +62,8 @@ def drawn(title, site_name, dated):
         return path.read_bytes()
     except OSError:
         pass
-    data = render(title, site_name, dated)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)  # whole or not at all: a reader never sees half a card
-    except OSError:
-        pass  # a read-only or full disk: the card is served without being kept
+    data = card_drawing.render(title, site_name, dated)
+    content_cache.keep(path, data)
     return data
 
 
@@ -94,4 +85,4 @@ def article_card(request, slug):
     item = articles.filter(slug=slug).only("slug", "title", "image", "date").first()
     if item is None:
         raise Http404("No such article")
-    return png(item, f"{item.date.day} {item.date:%B %Y}")  # as the page shows it
+    return png(item, card_drawing.dated(item.date))

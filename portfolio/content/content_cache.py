@@ -87,12 +87,18 @@ def read(rel, content_hash, media_index):
 def write(rel, content_hash, fields, final_hash, image, media_index):
     """Keep what parse_file() made of this file (written whole or not at all)."""
     media = media_state(sorted(set(media_used(fields)) | ({image} if image else set())), media_index)
-    path = entry_path(rel, content_hash)
+    entry = pickle.dumps((fields, final_hash, media), protocol=pickle.HIGHEST_PROTOCOL)
+    keep(entry_path(rel, content_hash), entry)
+
+
+def keep(path, data):
+    """Write a cache file whole or not at all (a reader never sees half of one). A read-only or
+    full disk keeps nothing: what was made is used without being kept."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(handle, "wb") as out:
-            pickle.dump((fields, final_hash, media), out, protocol=pickle.HIGHEST_PROTOCOL)
+            out.write(data)
         os.replace(temporary, path)
     except OSError:
-        pass  # a read-only or full disk: the import goes on without keeping it
+        pass
