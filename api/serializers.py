@@ -7,14 +7,11 @@ site.yaml's url) in the context: never the request's host, which is `testserver`
 django-distill freezes the files.
 """
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from portfolio.content.models import DailyDriver, Project, StackModel
 
 
-@extend_schema_field(OpenApiTypes.URI)
 class SiteURLField(serializers.Field):
     """An absolute URI on the site. `path` may hold one `{}`, filled with the field's source value
     (`SiteURLField("/projects/{}", source="slug")`); without a source the path is fixed."""
@@ -29,7 +26,6 @@ class SiteURLField(serializers.Field):
         return self.context["base_url"] + path
 
 
-@extend_schema_field({"type": "string", "format": "uri-template"})
 class URITemplateField(serializers.CharField):
     """An address with a literal `{slug}` placeholder (RFC 6570), which is not itself a URI."""
 

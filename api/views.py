@@ -6,7 +6,6 @@ header. There is no authentication, hence no CSRF check to turn those into 403s.
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import NotFound
 from rest_framework.negotiation import BaseContentNegotiation
@@ -14,16 +13,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from portfolio.batch import Batched
-from portfolio.content.loader import SLUG_RE
 from portfolio.content.models import Article, Project, Site, Stack
 
 from . import openapi
 from . import serializers as s
-
-NOT_FOUND_DESCRIPTION = (
-    "No published item has this slug (an unknown slug, or a draft article). The authoring server "
-    "answers with this JSON body; static hosts answer with their own 404 page."
-)
+from .openapi import Operation
 
 
 def index_document(site):
@@ -93,25 +87,6 @@ class IgnoreAccept(BaseContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
-def operation(operation_id, tag, serializer, ok, slug_of=None):
-    """The OpenAPI description of one GET operation; a `{slug}` operation also documents its 404."""
-    responses = {200: OpenApiResponse(serializer, ok)}
-    parameters = []
-    if slug_of:
-        responses[404] = OpenApiResponse(s.ErrorSerializer, NOT_FOUND_DESCRIPTION)
-        parameters.append(
-            OpenApiParameter(
-                "slug",
-                str,
-                OpenApiParameter.PATH,
-                required=True,
-                pattern=SLUG_RE.pattern,
-                description=f"The {slug_of}'s content-collection id (its file name without `.md`).",
-            )
-        )
-    return extend_schema(operation_id=operation_id, tags=[tag], parameters=parameters, responses=responses)
-
-
 class JSONOnly:
     """Answer like the static files do: JSON whatever the Accept header says, and OPTIONS with the
     Allow header alone (DRF's default body would describe parsers this API never uses)."""
@@ -123,6 +98,8 @@ class JSONOnly:
 
 
 class ReadView(JSONOnly, generics.GenericAPIView):
+    operation = None  # an Operation: what /openapi.json says of its GET
+
     # Absolute URIs are built from base_url (SITE_URL or site.yaml's url), never the request's
     # host: django-distill renders the static files through a fake request.
     def get_serializer_context(self):
@@ -137,8 +114,8 @@ class ApiIndexView(ReadView):
     form lives (which is not part of this API)."""
 
     serializer_class = s.ApiIndexSerializer
+    operation = Operation("getApiIndex", "index", "The API index document.")
 
-    @operation("getApiIndex", "index", s.ApiIndexSerializer, "The API index document.")
     def get(self, request, *args, **kwargs):
         return self.respond(index_document(Site.load()))
 
@@ -166,13 +143,10 @@ class ProjectListView(ListView):
     serializer_class = s.ProjectListSerializer
     item_serializer = s.ProjectListItemSerializer
     name = "projects"
+    operation = Operation("listProjects", "projects", "`count` and every project.")
 
     def items(self):
         return Project.objects.all()
-
-    @operation("listProjects", "projects", s.ProjectListSerializer, "`count` and every project.")
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
 
 class ArticleListView(ListView):
@@ -182,13 +156,10 @@ class ArticleListView(ListView):
     serializer_class = s.ArticleListSerializer
     item_serializer = s.ArticleListItemSerializer
     name = "articles"
+    operation = Operation("listArticles", "articles", "`count` and every published article.")
 
     def items(self):
         return Article.objects.published()
-
-    @operation("listArticles", "articles", s.ArticleListSerializer, "`count` and every published article.")
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
 
 class DetailView(ReadView, generics.RetrieveAPIView):
@@ -204,34 +175,28 @@ class ProjectDetailView(Batched, DetailView):
     """One project, with its raw markdown `body` and its `caseStudy` (keys in the author's order)."""
 
     serializer_class = s.ProjectDetailSerializer
+    operation = Operation("getProject", "projects", "The project.", slug_of="project")
 
     def get_queryset(self):
         return Project.objects.all()
-
-    @operation("getProject", "projects", s.ProjectDetailSerializer, "The project.", slug_of="project")
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
 
 class ArticleDetailView(Batched, DetailView):
     """One published article, with its raw markdown `body`. A draft has no address."""
 
     serializer_class = s.ArticleDetailSerializer
+    operation = Operation("getArticle", "articles", "The article.", slug_of="article")
 
     def get_queryset(self):
         return Article.objects.published()
-
-    @operation("getArticle", "articles", s.ArticleDetailSerializer, "The article.", slug_of="article")
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
 
 class StackView(ReadView):
     """The stack profile: models, daily drivers and current focus."""
 
     serializer_class = s.StackSerializer
+    operation = Operation("getStack", "stack", "The stack profile.")
 
-    @operation("getStack", "stack", s.StackSerializer, "The stack profile.")
     def get(self, request, *args, **kwargs):
         return self.respond(Stack.objects.prefetch_related("models", "daily_drivers").get())
 

@@ -233,7 +233,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
     "URL_FORMAT_OVERRIDE": None,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
 }
 
 # /openapi.json is generated from the API's serializers and views (api.openapi holds the hooks),

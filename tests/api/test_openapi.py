@@ -170,3 +170,16 @@ def test_enums(document, where, values):
 def test_formats(document, fmt, where):
     name, field = where
     assert document["components"]["schemas"][name]["properties"][field] == {"type": "string", "format": fmt}
+
+
+def test_a_read_view_without_an_operation_is_refused_by_name():
+    from django.core.exceptions import ImproperlyConfigured
+
+    from api.serializers import ErrorSerializer
+    from api.views import ReadView
+
+    class Undescribed(ReadView):
+        serializer_class = ErrorSerializer
+
+    with pytest.raises(ImproperlyConfigured, match="Undescribed declares no `operation`"):
+        Undescribed().schema.get_operation_id()
