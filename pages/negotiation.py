@@ -72,11 +72,12 @@ def markdown_name(name):
     return f"{name}-md"
 
 
-def markdown_form(path):
+def markdown_form(path, page=None):
     """The decoded path of the markdown form of the page at `path`, or None when it has none: when
-    its address plus `.md` is the route named for its page's."""
+    its address plus `.md` is the route named for its page's. `page`: the path's match, when
+    Django already made it for the page's view."""
     try:
-        page, form = resolve(path), resolve(markdown_path(path))
+        page, form = page or resolve(path), resolve(markdown_path(path))
     except Resolver404:
         return None
     return markdown_path(path) if form.view_name == markdown_name(page.view_name) else None
@@ -95,13 +96,20 @@ class MarkdownNegotiationMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        markdown = markdown_form(request.path_info) if request.method in ("GET", "HEAD") else None
-        if markdown is None:
+        if request.method not in ("GET", "HEAD"):
             return self.get_response(request)
-        answering_markdown = prefers_markdown(request.headers.get("Accept"))
+        path = request.path_info
+        # Only a client that prefers markdown needs the form before the view runs; for the rest,
+        # the page's own match, made for its view, saves resolving each page's address twice.
+        markdown = markdown_form(path) if prefers_markdown(request.headers.get("Accept")) else None
+        answering_markdown = markdown is not None
         if answering_markdown:
             request.path_info = markdown  # resolved after this: the markdown form's view answers
         response = self.get_response(request)
+        if not answering_markdown:
+            markdown = markdown_form(path, request.resolver_match)
+        if markdown is None:
+            return response
         vary = [v.strip() for v in response.get("Vary", "").split(",") if v.strip()]
         response["Vary"] = ", ".join([*vary, "Accept"] if "Accept" not in vary else vary)
         if response.status_code == 200:
