@@ -12,7 +12,9 @@ from pathlib import Path
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.views import View
 
+from portfolio.batch import Batched
 from portfolio.content import content_cache
 from portfolio.content.models import Article, Project, Site
 
@@ -67,22 +69,41 @@ def drawn(title, site_name, dated):
     return data
 
 
-def png(item, dated=""):
-    if has_own_image(item):
-        raise Http404("This item has its own image")
-    return HttpResponse(drawn(item.title, Site.load().title, dated), content_type="image/png")
+class Card(View):
+    """The card of the item whose slug the URL holds; 404 when it has its own image or none."""
+
+    def get_queryset(self):
+        raise NotImplementedError
+
+    def line(self, item):
+        """The line under the title."""
+        raise NotImplementedError
+
+    def get_object(self):
+        item = self.get_queryset().filter(slug=self.kwargs["slug"]).first()
+        if item is None:
+            raise Http404("No such item")
+        return item
+
+    def get(self, request, slug):
+        item = self.get_object()
+        if has_own_image(item):
+            raise Http404("This item has its own image")
+        return HttpResponse(drawn(item.title, Site.load().title, self.line(item)), content_type="image/png")
 
 
-def project_card(request, slug):
-    item = Project.objects.filter(slug=slug).only("slug", "title", "image").first()
-    if item is None:
-        raise Http404("No such project")
-    return png(item, "Project")
+class ProjectCard(Batched, Card):
+    def get_queryset(self):
+        return Project.objects.only("slug", "title", "image")
+
+    def line(self, item):
+        return "Project"
 
 
-def article_card(request, slug):
-    articles = Article.objects.all() if settings.SHOW_DRAFTS else Article.objects.published()
-    item = articles.filter(slug=slug).only("slug", "title", "image", "date").first()
-    if item is None:
-        raise Http404("No such article")
-    return png(item, card_drawing.dated(item.date))
+class ArticleCard(Batched, Card):
+    def get_queryset(self):
+        articles = Article.objects.all() if settings.SHOW_DRAFTS else Article.objects.published()
+        return articles.only("slug", "title", "image", "date")
+
+    def line(self, item):
+        return card_drawing.dated(item.date)

@@ -215,7 +215,7 @@ urlpatterns = [
     # item's title and date and the site's name, so an edit makes that item's card alone again.
     distill_path(
         "cards/projects/<slug:slug>.png",
-        cards.project_card,
+        cards.ProjectCard.as_view(),
         name="project-card",
         distill_func=cards.project_card_slugs,
         distill_file="cards/projects/{}.png",
@@ -223,7 +223,7 @@ urlpatterns = [
     ),
     distill_path(
         "cards/articles/<slug:slug>.png",
-        cards.article_card,
+        cards.ArticleCard.as_view(),
         name="article-card",
         distill_func=cards.article_card_slugs,
         distill_file="cards/articles/{}.png",

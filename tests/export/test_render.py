@@ -15,7 +15,7 @@ from portfolio.export.plan import targets
 from portfolio.export.render import get, prepared
 
 SERIALIZED = ["api:project-json", "api:article-json", "pages:project-md", "pages:article-md"]
-PAGES = ["pages:project", "pages:article"]
+PAGES = ["pages:project", "pages:article", "pages:project-card", "pages:article-card"]
 
 
 def test_a_run_of_detail_urls_renders_the_authoring_servers_bytes(imported, client):
