@@ -185,6 +185,9 @@ def redirect_page(url):
     url = html.escape(url)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        # Shown for a moment, or where refresh is off: readable on a phone and in dark mode.
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="color-scheme" content="light dark">\n'
         f"<title>Moved to {url}</title>\n"
         f'<link rel="canonical" href="{url}">\n'
         '<meta name="robots" content="noindex">\n'

@@ -79,6 +79,7 @@ def test_each_old_page_address_is_a_page_that_sends_the_reader_on(site, settings
         assert f'<meta http-equiv="refresh" content="0; url={url}">' in page, name
         assert f'<link rel="canonical" href="{url}">' in page and f'<a href="{url}">{url}</a>' in page, name
         assert '<meta name="robots" content="noindex">' in page, name
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page, name
     assert not any(name.startswith("drafts/") or "secret-draft-v1" in name for name in files)
     # Old addresses of markdown twins and API documents have no page.
     assert "projects/alpha.md" not in files and "api/v1/projects/alpha.json" not in files
