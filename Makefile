@@ -56,7 +56,7 @@ test: install system-deps host-tools
 	$(PY) -m pytest
 
 build: install-site
-	$(PY) manage.py distill-local dist
+	$(PY) manage.py distill-local dist $(BUILD_ARGS)
 
 # dist/ as Cloudflare Pages serves it, contact form included. The build is incremental: when
 # nothing changed it only checks ("Up to date").

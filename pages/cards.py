@@ -55,11 +55,26 @@ def article_card_slugs():
     return without_image(Article.objects.published().order_by("slug"))
 
 
-def drawn(title, site_name, dated):
-    """The card's PNG bytes, from the cache when this text was drawn before by this drawing."""
+def cache_path(title, site_name, dated):
     text = "\0".join((title, site_name, dated))
     key = hashlib.sha256(f"{card_drawing.drawer()}\0{text}".encode()).hexdigest()
-    path = Path(settings.MEDIA_CACHE_DIR) / "cards" / key[:2] / f"{key}.png"
+    return Path(settings.MEDIA_CACHE_DIR) / "cards" / key[:2] / f"{key}.png"
+
+
+def cached_cards():
+    """The cache files of the cards the site shows now (what `distill-local --gc` keeps)."""
+    site_name = Site.load().title
+    return {
+        cache_path(item.title, site_name, view.line(item))
+        for view in (ProjectCard(), ArticleCard())
+        for item in view.get_queryset()
+        if not has_own_image(item)
+    }
+
+
+def drawn(title, site_name, dated):
+    """The card's PNG bytes, from the cache when this text was drawn before by this drawing."""
+    path = cache_path(title, site_name, dated)
     try:
         return path.read_bytes()
     except OSError:

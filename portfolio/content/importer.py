@@ -217,6 +217,20 @@ def parse_file(rel, path, stored_hash):
     return replace(found, content_hash=final_hash, fields=fields)
 
 
+def cache_entries(content_dir):
+    """The content cache's entries of the content folder's files as they are now (what
+    `distill-local --gc` keeps); a file that cannot be read has none."""
+    files, _ = discover(content_dir)
+    found = set()
+    for rel, path in files.items():
+        try:
+            raw, _ = read(path, rel, settings.CONTENT_MAX_FILE_BYTES)
+        except ContentInvalid:
+            continue
+        found.add(content_cache.entry_path(rel, digest(raw)))
+    return found
+
+
 # Files parsed per task: few enough that the last tasks end together.
 CHUNK = 32
 

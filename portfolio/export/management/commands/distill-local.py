@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from portfolio.content.loader import ContentInvalid
 from portfolio.export.build import build
 from portfolio.export.state import BuildFailed
+from portfolio.export.sweep import sweep
 
 
 class Command(BaseCommand):
@@ -38,6 +39,12 @@ class Command(BaseCommand):
             action="store_true",
             help="If another build of DIR is running, wait for it instead of failing at once.",
         )
+        parser.add_argument(
+            "--gc",
+            action="store_true",
+            help="After the build, remove from .cache/ what the site no longer uses (old rendered "
+            "bodies, image variants and cards), as Hugo's --gc does.",
+        )
         # django-distill's own options, accepted so that its usual command lines keep working.
         parser.add_argument(
             "--parallel-render", type=int, dest="workers", help="Same as --workers (processes, not threads)."
@@ -54,16 +61,22 @@ class Command(BaseCommand):
             help="Accepted and ignored: the site is always rendered with DEBUG off.",
         )
 
-    def handle(self, *args, output_dir, force, full, workers, quiet, wait, **options):
+    def handle(self, *args, output_dir, force, full, workers, quiet, wait, gc, **options):
         progress = io.StringIO() if quiet else self.stderr
         previous = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
+        result = None
         try:
             result = build(output_dir, full=full, force=force, workers=workers, wait=wait, stderr=progress)
+            self.stdout.write(result.summary())
+            if gc:
+                removed, size = sweep()
+                self.stdout.write(f"Removed {removed} unused cache files ({size / 1e6:.1f} MB) from .cache/")
         except Interrupted as exc:
-            raise CommandError(
-                f"Interrupted by {exc}: the build stopped and {output_dir} was left as it was.",
-                returncode=128 + exc.signum,
-            ) from None
+            if result is None:
+                message = f"the build stopped and {output_dir} was left as it was."
+            else:
+                message = f"{output_dir} is built; the unused cache files left go with the next --gc."
+            raise CommandError(f"Interrupted by {exc}: {message}", returncode=128 + exc.signum) from None
         except ContentInvalid as exc:
             for error in exc.errors:
                 self.stderr.write(str(error))
@@ -80,7 +93,6 @@ class Command(BaseCommand):
         finally:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
-        self.stdout.write(result.summary())
 
 
 def interrupt(signum, frame):
