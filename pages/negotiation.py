@@ -22,6 +22,7 @@ MARKDOWN_PAGE_PATH = (
     r"^/$|^/(projects|articles|stack|tags)$|^/(projects|articles|tags)/[^/.]+$"
     r"|^/(projects|articles)/page/[0-9]+$|^/tags/[^/.]+/page/[0-9]+$"
 )
+MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
 _Q = re.compile(r"^q=([0-9](?:\.[0-9]{0,3})?)$")
 
 
@@ -76,6 +77,8 @@ def markdown_form(path, page=None):
     """The decoded path of the markdown form of the page at `path`, or None when it has none: when
     its address plus `.md` is the route named for its page's. `page`: the path's match, when
     Django already made it for the page's view."""
+    if not MARKDOWN_PAGE.match(path):
+        return None  # none of the pages with a form (a build's JSON, twins and cards among them)
     try:
         page, form = page or resolve(path), resolve(markdown_path(path))
     except Resolver404:

@@ -27,7 +27,7 @@ from xml.parsers import expat
 
 from api.schema_check import ResponseCheck
 from pages import skills
-from pages.negotiation import MARKDOWN_PAGE_PATH
+from pages.negotiation import MARKDOWN_PAGE
 from pages.twins import SEPARATOR, article_markdown, newest_first, project_markdown
 from pages.views import TRAINING_CRAWLERS
 from portfolio.workers import map_chunks
@@ -67,7 +67,6 @@ ITEM_JSON = re.compile(r"api/v1/(?P<kind>projects|articles)/(?P<slug>[^/]+)\.jso
 TWIN = re.compile(r"(?P<kind>projects|articles)/(?P<slug>[^/]+)\.md")
 LLMS_FULL_PART = re.compile(r"llms-full-(\d+)\.txt")
 TWIN_MARKDOWN = {"projects": project_markdown, "articles": article_markdown}
-MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
 CONTENT_SIGNAL = re.compile(r"Content-Signal: search=(yes|no), ai-input=(yes|no), ai-train=(yes|no)")
 SKILL_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 

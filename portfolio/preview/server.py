@@ -29,10 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-from pages.negotiation import MARKDOWN_PAGE_PATH, markdown_path, prefers_markdown
+from pages.negotiation import MARKDOWN_PAGE, markdown_path, prefers_markdown
 
 # The pages with a markdown form, by address (pages/negotiation.py).
-MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
 # Added to every served file, as Cloudflare does (`_headers` may replace it).
 CACHE_CONTROL_BROWSER = "public, max-age=0, must-revalidate"
 REDIRECT_STATUSES = {200, 301, 302, 303, 307, 308}
