@@ -32,17 +32,18 @@ def midnight_utc(day):
     return datetime.datetime.combine(day, datetime.time.min, tzinfo=datetime.UTC)
 
 
-# A start tag with its attributes (quoted either way, or bare), and the attributes in it that hold
-# addresses. Only tags: text that merely looks like `href="/x"` (in prose, or escaped in code) is
-# left as it is.
-START_TAG = re.compile(
-    r"""<[a-zA-Z][^\s/>]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*/?>"""
-)
-ADDRESS_ATTRIBUTE = re.compile(
-    r"""(?P<name>\s(?:href|src|srcset|poster|cite|action|formaction|data|longdesc))\s*=\s*"""
-    r"""(?P<value>"[^"]*"|'[^']*'|[^\s"'=<>`]+)""",
+# A start tag with an attribute that holds an address (each attribute quoted either way, or bare),
+# and that attribute. Only such tags: text that merely looks like `href="/x"` (in prose, or
+# escaped in code) is left as it is, and the many tags without an address (a highlighted code
+# block's spans) are passed over by the regex engine alone.
+ADDRESS_NAME = r"(?:href|src|srcset|poster|cite|action|formaction|data|longdesc)"
+VALUE = r"""(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+)"""
+ATTRIBUTE = rf"""\s+[^\s"'>/=]+(?:\s*=\s*{VALUE})?"""
+TAG_WITH_ADDRESS = re.compile(
+    rf"""<[a-zA-Z][^\s/>]*(?:{ATTRIBUTE})*?\s+{ADDRESS_NAME}\s*=\s*{VALUE}(?:{ATTRIBUTE})*\s*/?>""",
     re.IGNORECASE,
 )
+ADDRESS_ATTRIBUTE = re.compile(rf"(?P<name>\s{ADDRESS_NAME})\s*=\s*(?P<value>{VALUE})", re.IGNORECASE)
 
 
 def absolute_html(body, page_url):
@@ -60,7 +61,7 @@ def absolute_html(body, page_url):
             value = urljoin(page_url, value)
         return f'{match["name"]}="{html.escape(value)}"'
 
-    return START_TAG.sub(lambda tag: ADDRESS_ATTRIBUTE.sub(attribute, tag[0]), body)
+    return TAG_WITH_ADDRESS.sub(lambda tag: ADDRESS_ATTRIBUTE.sub(attribute, tag[0]), body)
 
 
 class AtomFeed(Atom1Feed):

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import feedparser
 from django.urls import reverse
 
-from pages.feeds import SiteFeed
+from pages.feeds import SiteFeed, absolute_html
 from pages.tags import tag_slugs
 from portfolio.content.importer import import_content
 from portfolio.content.models import Article
@@ -148,3 +148,15 @@ def test_the_feeds_stay_well_formed_with_hostile_text(imported, client):
         "&lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &lt;/content&gt;" in content
     )  # escaped text stays text
     assert 'href="/x"' in content, "text that looks like an attribute is left alone"
+
+
+def test_only_the_address_attributes_of_tags_become_absolute():
+    """Not text inside another attribute's value, nor a tag shown as text in code."""
+    body = (
+        '<p title="see src=x.png">a</p><a class="k" href="b">b</a>'
+        '<code>&lt;a href="/c"&gt;</code><IMG SRC=/d.png>'
+    )
+    assert absolute_html(body, "https://example.com/articles/p") == (
+        '<p title="see src=x.png">a</p><a class="k" href="https://example.com/articles/b">b</a>'
+        '<code>&lt;a href="/c"&gt;</code><IMG SRC="https://example.com/d.png">'
+    )
