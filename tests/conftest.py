@@ -66,8 +66,7 @@ def state_key(content_dir):
     digest = hashlib.sha256(str(datetime.date.today()).encode())
     for rel, _ in file_stats(content_dir):
         digest.update(f"\0{rel}\0".encode() + (content_dir / rel).read_bytes())
-    wrapped = django_settings._wrapped
-    for name in sorted(dir(wrapped)):
+    for name in sorted(dir(django_settings)):
         if name.isupper() and name != "CONTENT_DIR":
             digest.update(f"\0{name}={getattr(django_settings, name)!r}".encode())
     return digest.hexdigest()
