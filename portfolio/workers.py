@@ -94,7 +94,10 @@ def stop(pool):
     finish its current task; Python 3.14's terminate_workers() does this). Then wait for the
     pool's own thread to end: left running, it races the interpreter's exit (concurrent.futures
     wakes and joins it from an exit hook), which printed a traceback after a Ctrl-C's one line."""
-    processes = list((pool._processes or {}).values())
+    # With the pool's children not yet recorded: a signal can land while it forks them, and a
+    # worker left waiting for work would hold up the interpreter's exit (multiprocessing joins
+    # its children then).
+    processes = {*(pool._processes or {}).values(), *multiprocessing.active_children()}
     manager = pool._executor_manager_thread
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
@@ -174,7 +177,9 @@ def map_chunks(func, chunks, workers, context=None, parallel=True, setup=()):
     """func(context, chunk) of each chunk, in order, as each is done: on a pool of `workers`
     forked processes (each running `setup` first) when `parallel`, the platform can fork and
     there is more than one chunk, else here. Database connections are closed before the fork,
-    as one must not cross it (each worker opens its own)."""
+    as one must not cross it (each worker opens its own). Callers close the generator
+    (contextlib.closing): an exception raised in their loop (Ctrl-C, SIGTERM) is not raised in
+    the generator, whose pool would otherwise be stopped only when the generator is collected."""
     if not parallel or workers < 2 or len(chunks) < 2 or not can_fork():
         for chunk in chunks:
             yield func(context, chunk)

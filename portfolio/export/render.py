@@ -17,6 +17,7 @@ about the request is as for any GET.
 
 import functools
 import os
+from contextlib import closing
 from io import BytesIO
 from itertools import groupby
 from operator import attrgetter
@@ -124,11 +125,13 @@ def render(build):
     parallel = len(targets) >= SMALL or sum(sizes.get(t.path, 0) for t in targets) >= LARGE
     # The workers render with the build's pinned identity, as this process does.
     setup = (functools.partial(Site.pin, Site.load()),)
-    for results in map_chunks(render_chunk, chunks, build.workers, output, parallel=parallel, setup=setup):
-        for path, stat, new in results:
-            record(build, path, (stat, new))
-        done += len(results)
-        progress(done)
+    rendered = map_chunks(render_chunk, chunks, build.workers, output, parallel=parallel, setup=setup)
+    with closing(rendered):  # a signal in this loop stops the pool now (workers.map_chunks)
+        for results in rendered:
+            for path, stat, new in results:
+                record(build, path, (stat, new))
+            done += len(results)
+            progress(done)
 
 
 # At most this many files to render and the previous folder is updated in place (publish.py).

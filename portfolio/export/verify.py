@@ -21,6 +21,7 @@ import hashlib
 import html
 import json
 import re
+from contextlib import closing
 from itertools import accumulate
 from urllib.parse import unquote, urlsplit
 from xml.parsers import expat
@@ -489,7 +490,8 @@ def verify(build):
     chunks = [rendered[i : i + CHUNK] for i in range(0, len(rendered), CHUNK)]
     parallel = len(rendered) >= PARALLEL
     results = map_chunks(check_chunk, chunks, build.workers, (verifier, build.read), parallel=parallel)
-    problems = [problem for chunk in results for problem in chunk]
+    with closing(results):  # a signal meanwhile stops the pool now (workers.map_chunks)
+        problems = [problem for chunk in results for problem in chunk]
     # New or renamed drafts, or another address: what was carried over is searched again.
     drafts_changed = plan.hash_of(build.drafts) != previous.get("drafts")
     if build.carried and (drafts_changed or build.base_url != previous.get("base_url")):
