@@ -4,26 +4,25 @@
     python bench/floor.py CONTENT OUT [--workers N] [--no-search]
 
 For every project and published article: read the file, parse its YAML front matter (PyYAML's C
-loader when available), render the body with Python-Markdown and the project's own extensions
-(imported from portfolio.content.markdown, so the two cannot drift; Pygments highlights the code),
-then write one HTML page, one JSON document and one markdown twin; finally write the project and
-article lists as JSON and every twin into llms-full.txt, newest first. Every file under media/ is
-copied to OUT/media/, and every PNG, JPEG or WebP wider than the text column gets the build's WebP
-variants, made as portfolio.content.media makes them (make_variants and resized_chain): turned by
-its EXIF orientation, converted to RGB or RGBA, then resized to each variant width largest first,
-each from the one before it (LANCZOS), and saved with the same quality and method, under
-OUT/media/_v/. Every project and published article without a raster image of its own gets its
-social card, drawn by the build's own Django-free drawing (pages.card_drawing.render, the site's
-title from site.yaml). Then the item pages get the build's search index, made as
-portfolio.export.search_index makes it: cut into bundles of at most PAGES_PER_BUNDLE pages (up
-to MAX_BUNDLES) by a hash of their paths (bundle_count, bundle_of), each bundle indexed by
-Pagefind's command (the binary of `pagefind[bin]`, found by pagefind.service.get_executable)
-from a folder of hard links to its pages, with the same options, up to one process per worker at
-a time, into OUT/pagefind/<n>/; `--no-search` leaves the index out. The image, card and search
-work is the build's, so that the ratio compares equal work: every build of this site must do it.
-Files and images are spread over one process pool, one worker per core by default. No
-Django, no database, no validation, no templates, no cache: the build should come within a small
-factor of this, and bench/run.py measures how close it gets.
+loader when available), render the body with the project's own renderer
+(portfolio.content.markdown.render, so the two cannot drift; Pygments highlights the code), then
+write one HTML page, one JSON document and one markdown twin; finally write the project and article
+lists as JSON and every twin into llms-full.txt, newest first. Every file under media/ is copied to
+OUT/media/, and every PNG, JPEG or WebP wider than the text column gets the build's WebP variants,
+made as portfolio.content.media makes them (make_variants and resized_chain): turned by its EXIF
+orientation, converted to RGB or RGBA, then resized to each variant width largest first, each from
+the one before it (LANCZOS), and saved with the same quality and method, under OUT/media/_v/. Every
+project and published article without a raster image of its own gets its social card, drawn by the
+build's own Django-free drawing (pages.card_drawing.render, the site's title from site.yaml). Then
+the item pages get the build's search index, made as portfolio.export.search_index makes it: cut
+into bundles of at most PAGES_PER_BUNDLE pages (up to MAX_BUNDLES) by a hash of their paths
+(bundle_count, bundle_of), each bundle indexed by Pagefind's command (the binary of `pagefind[bin]`,
+found by pagefind.service.get_executable) from a folder of hard links to its pages, with the same
+options, up to one process per worker at a time, into OUT/pagefind/<n>/; `--no-search` leaves the
+index out. The image, card and search work is the build's, so that the ratio compares equal work:
+every build of this site must do it. Files and images are spread over one process pool, one worker
+per core by default. No Django, no database, no validation, no templates, no cache: the build should
+come within a small factor of this, and bench/run.py measures how close it gets.
 """
 
 import argparse
@@ -42,13 +41,12 @@ from datetime import date
 from multiprocessing import Pool
 from pathlib import Path
 
-import markdown
 import yaml
 from PIL import Image, ImageOps
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pages import card_drawing  # noqa: E402
-from portfolio.content.markdown import EXTENSION_CONFIGS, EXTENSIONS  # noqa: E402
+from portfolio.content.markdown import render  # noqa: E402
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 KINDS = ("projects", "articles")
@@ -68,14 +66,12 @@ PAGES_PER_BUNDLE = 250
 MAX_BUNDLES = 32
 EXCLUDE = [".breadcrumb", ".page-header .meta", ".actions", ".headerlink", ".pager"]
 
-_converter = None
 _out = None
 _site_name = None
 
 
 def start_worker(out, site_name):
-    global _converter, _out, _site_name
-    _converter = markdown.Markdown(extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS)
+    global _out, _site_name
     _out, _site_name = out, site_name
 
 
@@ -106,7 +102,7 @@ def build_one(job):
         return None
     meta["date"] = str(meta["date"])
     slug = os.path.basename(path)[: -len(".md")]
-    body_html = _converter.reset().convert(body)
+    body_html = render(body).html
     with open(os.path.join(_out, kind, slug + ".html"), "w", encoding="utf-8") as handle:
         handle.write(page(meta, body_html))
     document = {"slug": slug, **meta, "body": body, "html": body_html}

@@ -1,11 +1,10 @@
 """Links and images in a markdown body, resolved while it renders (a treeprocessor of
 portfolio.content.markdown; the rules and the checks around them are in references.py).
 
-Importable without Django's apps (bench/floor.py renders with the same extensions): outside an
-import (no current document) the treeprocessor does nothing.
+Importable without Django's apps (bench/floor.py renders with the same extensions): a body
+rendered without a file (markdown.Context's `rel`) has nothing resolved.
 """
 
-import contextvars
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -32,17 +31,6 @@ ROUTES = {"projects": "pages:project", "articles": "pages:article"}
 # The target recorded for a remote image: its host, which site.yaml's imageHosts must list
 # (references.Checker), or the page's Content-Security-Policy would refuse it.
 IMAGE_HOST = "image-host:"
-
-# {path under media/: Media} of the import under way: filled while this process parses files
-# (use_media(): the import's workers in their setup, the importer around its own parsing).
-media_index = {}
-# The file whose body is being rendered (None: render() used outside an import, nothing resolved).
-current_document = contextvars.ContextVar("document", default=None)
-
-
-def use_media(index):
-    media_index.clear()
-    media_index.update(index)
 
 
 def resolve(rel, url):
@@ -74,16 +62,20 @@ def resolve(rel, url):
 
 @dataclass
 class Document:
-    """One markdown body being rendered, and what its references were."""
+    """One markdown body being rendered (its markdown.Context), and what its references were."""
 
-    rel: str
+    context: object
     body: str
-    first_line: int  # the file line of the body's first line
-    # The item has no image of its own above the body: an image opening the body is then the
-    # page's first picture (decorate).
-    opens_page: bool = False
     references: list = field(default_factory=list)  # [(line, target, written)]
     errors: list = field(default_factory=list)
+
+    @property
+    def rel(self):
+        return self.context.rel
+
+    @property
+    def first_line(self):
+        return self.context.first_line
 
     def line_of(self, written):
         at = self.body.find(written)
@@ -92,10 +84,10 @@ class Document:
 
 class ReferenceTreeprocessor(Treeprocessor):
     def run(self, root):
-        document = current_document.get()
-        if document is None:
+        document = self.md.document
+        if document.rel is None:
             return
-        leading = document.opens_page
+        leading = document.context.opens_page
         for element in root.iter():
             if element.tag not in ("a", "img"):
                 continue
@@ -114,7 +106,7 @@ class ReferenceTreeprocessor(Treeprocessor):
             if element.tag == "img":
                 if found is None:
                     record_image_host(document, written)
-                media = media_index.get(found[0].removeprefix("media/")) if found else None
+                media = document.context.media.get(found[0].removeprefix("media/")) if found else None
                 decorate(element, media, first=leading and opening(root, element))
                 leading = False
         # Raw HTML is published as written: its images are found in the text.

@@ -20,7 +20,7 @@ from django.db import transaction
 
 from portfolio.workers import WorkerDied, can_fork, isolated_map, worker_pool
 
-from . import aliases, body_links, content_cache, loader, references, schedule
+from . import aliases, content_cache, loader, references, schedule
 from .files import entry_problem, read
 from .loader import ContentError, ContentInvalid, slug_of
 from .markdown import RENDER_VERSION, RenderFailed
@@ -156,6 +156,16 @@ def listing(folder, collection, only):
 IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1, whole values 1, image hosts 1"
 
 
+# {path under media/: Media} of the import under way, in the process that parses its files: the
+# workers' setup fills it after their fork, and so does parse_all() when it parses here.
+media_index = {}
+
+
+def use_media(index):
+    media_index.clear()
+    media_index.update(index)
+
+
 def digest(raw):
     return hashlib.sha256(IMPORT_VERSION.encode() + b"\0" + raw).hexdigest()
 
@@ -194,7 +204,7 @@ def parse_file(rel, path, stored_hash):
     found = Parsed(rel, content_hash, state)
     if content_hash == stored_hash:
         return found  # touched, not changed
-    cached = content_cache.read(rel, content_hash, body_links.media_index)
+    cached = content_cache.read(rel, content_hash, media_index)
     if cached:
         fields, content_hash = cached
         schedule.hold(rel, fields)
@@ -207,10 +217,10 @@ def parse_file(rel, path, stored_hash):
     # links and images resolved, and the front matter's image.
     image = fields.get("image")
     try:
-        fields, final_hash = references.resolve_file(rel, raw, fields, body, content_hash)
+        fields, final_hash = references.resolve_file(rel, raw, fields, body, content_hash, media_index)
     except RenderFailed as exc:
         raise loader.invalid(rel, "body", str(exc)) from None
-    content_cache.write(rel, content_hash, fields, final_hash, image, body_links.media_index)
+    content_cache.write(rel, content_hash, fields, final_hash, image, media_index)
     # After the render (and not kept: it depends on the day): a scheduled article's body is
     # rendered now, to be published without an edit.
     schedule.hold(rel, fields)
@@ -293,7 +303,7 @@ def parse_all(jobs, pool, progress, resizing, setup):
                 progress(done + resizing.done, total)
                 yield parse(job)
         finally:
-            body_links.media_index.clear()
+            media_index.clear()
         return
     done = 0
     try:
@@ -384,7 +394,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
     images = media.variant_jobs()
     created = updated = 0
     # The workers resolve images with the media index: given to each by its setup.
-    with_media = (functools.partial(body_links.use_media, media.index),)
+    with_media = (functools.partial(use_media, media.index),)
     with import_pool(workers, len(jobs), len(images), with_media) as pool, transaction.atomic():
         resizing = Resizing(pool, images)
         writer = Writer(deleted)

@@ -12,9 +12,12 @@ import importlib
 import signal
 import threading
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import markdown
 from markdown.extensions.toc import slugify_unicode
+
+from .body_links import Document
 
 # A body with this many `##` headings or more gets a table of contents above it.
 CONTENTS_MIN = 3
@@ -70,6 +73,27 @@ RENDER_SECONDS_PER_MB = 10.0
 _local = threading.local()
 
 
+@dataclass(frozen=True)
+class Context:
+    """What a body is rendered against. Without `rel` (a body rendered outside an import) links
+    and images are left as written, and a formula that does not convert stays its text."""
+
+    rel: str | None = None  # the file whose body this is, as the importer names it
+    first_line: int = 1  # the file line of the body's first line, for messages
+    media: dict = field(default_factory=dict)  # {path under media/: Media} of the import
+    # The item has no image of its own above the body: an image opening the body is then the
+    # page's first picture.
+    opens_page: bool = False
+
+
+@dataclass
+class Rendered:
+    html: str
+    contents: list  # [{"id", "name"}] of the `##` headings (contents_of)
+    references: list  # [(line, target, written)]: media files, items and image hosts
+    errors: list  # [ContentError]: links and formulas the import refuses
+
+
 class RenderFailed(Exception):
     """The body cannot be rendered within the limits; the message says which and why."""
 
@@ -111,16 +135,20 @@ def loaded_extensions():
     return made
 
 
-def render(text):
-    """(HTML, contents) of a markdown body; raises RenderFailed."""
+def render(body, context=None):
+    """The body's HTML, contents, references and errors; raises RenderFailed when it cannot be
+    rendered within the limits."""
+    context = context or Context()
     converter = getattr(_local, "converter", None)
     if converter is None:
         converter = _local.converter = markdown.Markdown(extensions=loaded_extensions())
-    budget = budget_for(text)
+    document = converter.document = Document(context, body)
+    budget = budget_for(body)
     try:
         with cpu_budget(budget):
-            body_html = converter.reset().convert(text)
-            return body_html, contents_of(converter.toc_tokens)
+            body_html = converter.reset().convert(body)
+            contents = contents_of(converter.toc_tokens)
+            return Rendered(body_html, contents, document.references, document.errors)
     except RecursionError:
         _local.converter = None  # it stopped half-way: start the next body with a fresh one
         message = "nested too deeply to render (emphasis, lists or quotes inside each other)"
@@ -131,6 +159,8 @@ def render(text):
             f"took more than {budget:.1f} s of CPU time to render, the limit for its size; "
             "look for very long paragraphs full of links, brackets or markup"
         ) from None
+    finally:
+        converter.document = None
 
 
 @contextmanager

@@ -10,7 +10,7 @@ markdown source, which the twins and the API's `body` publish, keeps the LaTeX.
 
 A formula that does not convert cleanly (a converter error, an unknown command, unbalanced
 braces, or a command whose output the site's Content-Security-Policy would refuse) is the
-import's error naming the file and the line. Outside an import (no current document) such a
+import's error naming the file and the line. Rendered without a file (markdown.Context) such a
 formula is left as the text it was written as.
 """
 
@@ -21,7 +21,6 @@ from latex2mathml.converter import convert
 from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 
-from .body_links import current_document
 from .loader import ContentError
 
 # `$$...$$`: anything but an empty formula; `$...$`: pandoc's rules above.
@@ -93,8 +92,8 @@ class MathProcessor(InlineProcessor):
         try:
             written = mathml(m.group(1).strip(), self.display)
         except FormulaInvalid as exc:
-            document = current_document.get()
-            if document is None:
+            document = self.md.document
+            if document.rel is None:
                 return None, None, None
             line = document.line_of(m.group(0))
             document.errors.append(

@@ -23,7 +23,7 @@ file did not change. A draft's own references are not checked: a draft is never 
 import hashlib
 import re
 
-from .body_links import IMAGE_HOST, Document, current_document, media_index
+from .body_links import IMAGE_HOST
 from .loader import ContentError, ContentInvalid
 from .models import Article, Project, Reference, Site
 
@@ -38,14 +38,14 @@ def key_line(text, key):
     return text.count("\n", 0, found.start()) + 1 if found else 1
 
 
-def resolve_file(rel, raw, fields, body, content_hash):
+def resolve_file(rel, raw, fields, body, content_hash, media_index):
     """Resolve a parsed file's references: render its body (if any, unless a draft) with links
     and images rewritten, and its contents; turn `image`/`imageAlt` into the stored image, and
     record the references in fields["references"]. The returned content hash also covers the
     bytes of the media files it uses, so that the build re-renders its page when one of them
-    changes.
+    changes. `media_index`: {path under media/: Media} of the import.
     Returns (fields, content hash); raises ContentInvalid."""
-    from .markdown import render
+    from . import markdown
 
     text = raw.decode("utf-8-sig", "replace").replace("\r\n", "\n")
     draft = fields.get("draft", False)
@@ -62,15 +62,11 @@ def resolve_file(rel, raw, fields, body, content_hash):
             fields["body"], fields["body_html"], fields["contents"] = body, "", []
         else:
             first_line = text[: len(text) - len(body)].count("\n") + 1
-            document = Document(rel, body, first_line, opens_page=not fields.get("image"))
-            token = current_document.set(document)
-            try:
-                fields["body"] = body
-                fields["body_html"], fields["contents"] = render(body)
-            finally:
-                current_document.reset(token)
-            references += document.references
-            errors += document.errors
+            context = markdown.Context(rel, first_line, media_index, opens_page=not fields.get("image"))
+            rendered = markdown.render(body, context)
+            fields["body"], fields["body_html"], fields["contents"] = body, rendered.html, rendered.contents
+            references += rendered.references
+            errors += rendered.errors
     if errors:
         raise ContentInvalid(errors)
     fields["references"] = references

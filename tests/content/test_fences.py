@@ -18,16 +18,16 @@ from portfolio.content.markdown import render
 )
 def test_a_fence_with_more_than_its_language_is_code(opening, language):
     fence = opening[:3]
-    html, _ = render(f"Before.\n\n{opening}\nconst answer = 42;\n{fence}\n\nAfter.\n")
+    html = render(f"Before.\n\n{opening}\nconst answer = 42;\n{fence}\n\nAfter.\n").html
     assert '<div class="highlight"><pre tabindex="0">' in html and "answer" in html
     assert "title=" not in html.split("<pre")[1] and "<p>Before.</p>" in html and "<p>After.</p>" in html
 
 
 def test_a_fence_line_inside_code_stays_as_written():
-    html, _ = render('````\n```ts title="a.ts"\n````\n')
+    html = render('````\n```ts title="a.ts"\n````\n').html
     assert '```ts title="a.ts"' in html
 
 
 def test_a_fence_with_only_attributes_is_code_without_a_language():
-    html, _ = render('``` title="notes.txt"\nplain\n```\n')
+    html = render('``` title="notes.txt"\nplain\n```\n').html
     assert "<pre" in html and "plain" in html and "title" not in html
