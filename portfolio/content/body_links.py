@@ -1,18 +1,14 @@
-"""Links and images in a markdown body, resolved while it renders (a treeprocessor of
-portfolio.content.markdown; the rules and the checks around them are in references.py).
+"""Links and images in a markdown body, resolved while it renders (a core rule of
+portfolio.content.markdown's parser; the rules and the checks around them are in references.py).
 
-Importable without Django's apps (bench/floor.py renders with the same extensions): a body
-rendered without a file (markdown.Context's `rel`) has nothing resolved.
+Importable without Django's apps (bench/floor.py renders with the same parser): a body rendered
+without a file (markdown.Context's `rel`) has nothing resolved.
 """
 
 import posixpath
 import re
-from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import unquote, urlsplit
-
-from markdown.extensions import Extension
-from markdown.treeprocessors import Treeprocessor
 
 from portfolio.reversing import reverse_slug
 
@@ -21,8 +17,8 @@ from .loader import SLUG_RE, ContentError, Invalid
 # `sizes` of an image in a body: the text column's width on a wide screen, the screen's less
 # padding on a narrow one.
 BODY_SIZES = "(min-width: 46rem) 43.5rem, calc(100vw - 2.5rem)"
-# An image opening a body without a page image (in its first paragraph, or just after one) is
-# the page's first picture.
+# An image opening a body without a page image (in its first block, or the one after it) is the
+# page's first picture.
 LEADING_BLOCKS = 2
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 ITEM_ADDRESS = re.compile(r"^/(projects|articles)/([^/]+)$")
@@ -60,60 +56,65 @@ def resolve(rel, url):
     )
 
 
-@dataclass
-class Document:
-    """One markdown body being rendered (its markdown.Context), and what its references were."""
-
-    context: object
-    body: str
-    references: list = field(default_factory=list)  # [(line, target, written)]
-    errors: list = field(default_factory=list)
-
-    @property
-    def rel(self):
-        return self.context.rel
-
-    @property
-    def first_line(self):
-        return self.context.first_line
-
-    def line_of(self, written):
-        at = self.body.find(written)
-        return self.first_line + (self.body.count("\n", 0, at) if at >= 0 else 0)
+def line_of(env, written):
+    """The file line where `written` first appears in the body being rendered."""
+    body, context = env["body"], env["context"]
+    at = body.find(written)
+    if at < 0 and "%" in written:
+        at = body.find(unquote(written))  # markdown-it percent-encodes what it writes
+    return context.first_line + (body.count("\n", 0, at) if at >= 0 else 0)
 
 
-class ReferenceTreeprocessor(Treeprocessor):
-    def run(self, root):
-        document = self.md.document
-        if document.rel is None:
-            return
-        leading = document.context.opens_page
-        for element in root.iter():
-            if element.tag not in ("a", "img"):
-                continue
-            attribute = "href" if element.tag == "a" else "src"
-            written = element.get(attribute, "")
-            try:
-                found = resolve(document.rel, written)
-            except Invalid as exc:
-                line = document.line_of(written)
-                document.errors.append(ContentError(document.rel, f"line {line}", f"{written!r}: {exc}"))
-                continue
-            if found:
-                target, address = found
-                document.references.append((document.line_of(written), target, written))
-                element.set(attribute, address)
-            if element.tag == "img":
-                if found is None:
-                    record_image_host(document, written)
-                media = document.context.media.get(found[0].removeprefix("media/")) if found else None
-                decorate(element, media, first=leading and opening(root, element))
-                leading = False
-        # Raw HTML is published as written: its images are found in the text.
-        for block in self.md.htmlStash.rawHtmlBlocks:
-            if isinstance(block, str) and "src" in block.lower():
-                for url in raw_image_urls(block):
-                    record_image_host(document, url)
+def resolve_links(state):
+    """A core rule, after the inline rules made the links and images: resolve each, record it,
+    and give the images their size, loading and variants."""
+    env = state.env
+    context = env["context"]
+    if context.rel is None:
+        return
+    leading = context.opens_page
+    block = 0  # top-level blocks read so far
+    for token in state.tokens:
+        if token.level == 0 and token.nesting >= 0:
+            block += 1
+        if token.type in ("html_block", "html_inline"):
+            record_raw_images(env, token.content)
+        if token.type != "inline":
+            continue
+        for child in token.children or ():
+            if child.type == "html_inline":
+                record_raw_images(env, child.content)
+            elif child.type in ("link_open", "image"):
+                resolve_one(env, child, first=leading and block <= LEADING_BLOCKS)
+                leading = leading and child.type != "image"
+
+
+def resolve_one(env, token, first):
+    context = env["context"]
+    attribute = "href" if token.type == "link_open" else "src"
+    written = token.attrGet(attribute) or ""
+    try:
+        found = resolve(context.rel, written)
+    except Invalid as exc:
+        line = line_of(env, written)
+        env["errors"].append(ContentError(context.rel, f"line {line}", f"{written!r}: {exc}"))
+        return
+    if found:
+        target, address = found
+        env["resolved"].append((line_of(env, written), target, written))
+        token.attrSet(attribute, address)
+    if token.type == "image":
+        if found is None:
+            record_image_host(env, written)
+        media = context.media.get(found[0].removeprefix("media/")) if found else None
+        decorate(token, media, first=first)
+
+
+def record_raw_images(env, text):
+    """Raw HTML is published as written: its images' hosts are recorded from its text."""
+    if "src" in text.lower():
+        for url in raw_image_urls(text):
+            record_image_host(env, url)
 
 
 def image_host(url):
@@ -129,12 +130,12 @@ def image_host(url):
     return f"{host}:{port}" if port else host
 
 
-def record_image_host(document, url):
+def record_image_host(env, url):
     host = image_host(url.strip())
     if host is not None:
         # Raw HTML's addresses come decoded (`&amp;` is `&`): then the host finds the line.
-        line = document.line_of(url if url in document.body else host)
-        document.references.append((line, IMAGE_HOST + host, url))
+        line = line_of(env, url if url in env["body"] else host)
+        env["resolved"].append((line, IMAGE_HOST + host, url))
 
 
 class ImageSources(HTMLParser):
@@ -162,28 +163,22 @@ def raw_image_urls(text):
     return parser.urls
 
 
-def opening(root, img):
-    """Whether the image is in the body's first LEADING_BLOCKS blocks (in its first viewport)."""
-    return any(img in block.iter() for block in root[:LEADING_BLOCKS])
-
-
 def decorate(img, media, first=False):
-    """Size, loading and the variants of an <img>: known sizes mean no layout shift. The page's
-    first picture is fetched at once and first (as includes/picture.html does), the others lazily."""
+    """Size, loading and the variants of an image token: known sizes mean no layout shift. The
+    page's first picture is fetched at once and first (as includes/picture.html does), the others
+    lazily."""
     if media and media.width:
-        img.set("width", str(media.width))
-        img.set("height", str(media.height))
+        img.attrSet("width", str(media.width))
+        img.attrSet("height", str(media.height))
     if first:
-        img.set("fetchpriority", "high")
+        img.attrSet("fetchpriority", "high")
     else:
-        img.set("loading", "lazy")
-    img.set("decoding", "async")
+        img.attrSet("loading", "lazy")
+    img.attrSet("decoding", "async")
     if media and media.variants:
-        img.set("srcset", media.srcset)
-        img.set("sizes", BODY_SIZES)
+        img.attrSet("srcset", media.srcset)
+        img.attrSet("sizes", BODY_SIZES)
 
 
-class ReferenceExtension(Extension):
-    def extendMarkdown(self, md):  # noqa: N802 (Python-Markdown's name)
-        # After the inline patterns (20) made the links and images, before toc (5).
-        md.treeprocessors.register(ReferenceTreeprocessor(md), "references", 8)
+def plugin(md):
+    md.core.ruler.push("resolve_links", resolve_links)

@@ -5,9 +5,9 @@ database (a CI runner that restored `.cache/`, a clone) then parses and renders 
 earlier import rendered, as media.py's cache spares it the image variants.
 
 The renderer is everything a body's HTML depends on besides the file: the versions of the
-packages that parse and render (RENDERING_PACKAGES), the markdown extensions' settings,
-IMPORT_VERSION, and the source of the project's code that parses and renders (RENDERING_CODE):
-a change to any of them is a new renderer, so no stale HTML is ever read back. What a file's
+packages that parse and render (RENDERING_PACKAGES), IMPORT_VERSION, and the source of the
+project's code that parses and renders (RENDERING_CODE, the parser's settings among it): a change
+to any of them is a new renderer, so no stale HTML is ever read back. What a file's
 result depends on outside it, the media files it shows, is checked on reading: an entry made
 when one of them had other bytes is not used. A scheduled article's hold (schedule.hold()) depends
 on the day: applied after reading, never stored. A cache entry that cannot be read is ignored and made again.
@@ -27,34 +27,27 @@ from django.conf import settings
 # extension's among them), and the routes the links to items are reversed with.
 ROOT = Path(__file__).resolve().parent.parent.parent
 RENDERING_CODE = ("portfolio/content/*.py", "portfolio/reversing.py", "pages/urls.py")
-RENDERING_PACKAGES = ("markdown", "pygments", "pyyaml", "latex2mathml")
+RENDERING_PACKAGES = ("markdown-it-py", "mdit-py-plugins", "pygments", "pyyaml", "latex2mathml")
 
 
 @functools.cache
 def renderer():
     """A hash of everything besides the file that decides what parsing it makes."""
-    from . import importer, markdown
+    from . import importer
 
-    parts = [importer.IMPORT_VERSION, repr(markdown.EXTENSIONS), stable_repr(markdown.EXTENSION_CONFIGS)]
-    for package in RENDERING_PACKAGES:
-        try:
-            parts.append(f"{package} {importlib.metadata.version(package)}")
-        except importlib.metadata.PackageNotFoundError:
-            parts.append(f"{package} none")
+    parts = [importer.IMPORT_VERSION]
+    parts += [f"{package} {package_version(package)}" for package in RENDERING_PACKAGES]
     for pattern in RENDERING_CODE:
         for path in sorted(ROOT.glob(pattern)):
             parts += [str(path.relative_to(ROOT)), hashlib.sha256(path.read_bytes()).hexdigest()]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
-def stable_repr(value):
-    """repr() of settings, with a function named rather than placed in memory (its code is among
-    RENDERING_CODE)."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{key!r}: {stable_repr(item)}" for key, item in sorted(value.items())) + "}"
-    if callable(value):
-        return f"{value.__module__}.{value.__qualname__}"
-    return repr(value)
+def package_version(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
 
 
 def entry_path(rel, content_hash):

@@ -1,54 +1,68 @@
-"""Code fences whose info string says more than the language (```` ```ts title="x.ts" ````,
-```` ```python file=app.py ````, as Astro, MDX and many editors write them).
+"""What a code fence's info string says besides its language, as other generators write it:
 
-Python-Markdown's fenced_code takes an opening fence only when the info string is a language, a
-`{...}` block or `hl_lines=`; anything more turns the whole block into a paragraph of text. This
-preprocessor, run just before it, keeps the language (the first word) and drops the rest, so the
-block stays code. Lines inside a fence are never touched.
+    ```ts title="src/x.ts" {2-4}                 expressive-code (Astro, Starlight): a file name,
+                                                 marked lines ({2-4}, mark={2,5})
+    ```go {linenos=true,hl_lines=[2,"5-6"]}     Hugo: its options in braces
+    ```python hl_lines="1 3" file=app.py         Python-Markdown, pymdown, Docusaurus, editors
+
+The language is the first word (CommonMark's rule), unless it is an option itself; a title
+(`title`, `file`, `filename`) becomes the block's caption, the marked lines (`hl_lines`, `mark`,
+`{2-4}`) are highlighted; anything else (line numbers, diff marks, a theme) is accepted and left out.
 """
 
 import re
+from dataclasses import dataclass
 
-from markdown.extensions import Extension
-from markdown.preprocessors import Preprocessor
-
-# An opening fence at the start of a line, as fenced_code reads one, and its info string.
-OPENING = re.compile(r"(?P<fence>`{3,}|~{3,})[ ]*(?P<info>[^\n]*)")
-# Info strings fenced_code already understands: left as written.
-UNDERSTOOD = re.compile(r"(\{[^\n]*\}|\.?[\w#.+-]*[ ]*(hl_lines=([\"'])[^\n]*?\3[ ]*)?)")
-LANGUAGE = re.compile(r"\.?([\w#+-][\w#.+-]*)")
-
-
-def plain_info(info):
-    """The info string fenced_code should see: `info` itself when it reads it already, else its
-    first word when that is a language, else nothing."""
-    if UNDERSTOOD.fullmatch(info):
-        return info
-    first = info.split(maxsplit=1)[0]
-    found = LANGUAGE.fullmatch(first)
-    return found[1] if found else ""
+# key=value, the value quoted, in braces or brackets, or a bare word; or a lone {...}.
+OPTION = re.compile(
+    r"""(?:(?P<key>[\w-]+)\s*[=:]\s*(?P<value>"[^"]*"|'[^']*'|\{[^{}]*\}|\[[^\[\]]*\]|[^\s,{}]+))"""
+    r"""|(?P<braces>\{[^{}]*\})"""
+)
+TITLE_KEYS = {"title", "file", "filename"}
+MARK_KEYS = {"hl_lines", "mark", "highlight", "hl"}
+RANGE = re.compile(r"(\d{1,6})(?:\s*-\s*(\d{1,6}))?")
+# More marked lines than this in one range is no real mark (and would cost memory).
+RANGE_MAX = 10_000
 
 
-class FenceInfoPreprocessor(Preprocessor):
-    def run(self, lines):
-        fence = None  # the open fence's own characters, when inside one
-        for index, line in enumerate(lines):
-            if fence is not None:
-                if line.rstrip(" ") == fence:
-                    fence = None
-                continue
-            opening = OPENING.fullmatch(line)
-            if opening is None:
-                continue
-            fence = opening["fence"]
-            if fence[0] == "`" and "`" in opening["info"]:
-                fence = None  # a line of inline code (```a``` b), not a fence
-                continue
-            info = plain_info(opening["info"].rstrip(" "))
-            lines[index] = fence + info
-        return lines
+@dataclass(frozen=True)
+class FenceInfo:
+    language: str = ""
+    title: str = ""
+    marked: frozenset = frozenset()  # line numbers, from 1
 
 
-class FenceInfoExtension(Extension):
-    def extendMarkdown(self, md):  # noqa: N802 (Python-Markdown's name)
-        md.preprocessors.register(FenceInfoPreprocessor(md), "fence_info", 26)  # before fenced_code (25)
+def line_numbers(text):
+    """The line numbers of `2-4,7`, `[2,"5-6"]` or `"1 3"`."""
+    found = set()
+    for match in RANGE.finditer(text):
+        first = int(match[1])
+        last = int(match[2] or first)
+        if first <= last <= first + RANGE_MAX:
+            found.update(range(first, last + 1))
+    return found
+
+
+def unquoted(value):
+    return value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
+
+
+def parse(info):
+    """The FenceInfo of an info string (markdown-it gives it with its escapes undone)."""
+    language, _, rest = info.strip().partition(" ")
+    if language.startswith("{") or "=" in language:
+        language, rest = "", info  # options alone: ``` title="notes.txt"
+    title, marked = "", set()
+    for option in OPTION.finditer(rest):
+        if option["braces"]:
+            inner = option["braces"][1:-1]
+            if "=" in inner or ":" in inner:
+                nested = parse("_ " + inner.replace(",", " "))  # Hugo's {key=value,...}
+                title, marked = title or nested.title, marked | nested.marked
+            else:
+                marked |= line_numbers(inner)
+        elif option["key"].lower() in TITLE_KEYS and not title:
+            title = unquoted(option["value"]).strip()
+        elif option["key"].lower() in MARK_KEYS:
+            marked |= line_numbers(option["value"])
+    return FenceInfo(language, title, frozenset(marked))

@@ -1,72 +1,39 @@
 """Markdown to HTML, done once at import (pages read the stored result), with the body's
 contents: its `##` headings, listed above the body when there are CONTENTS_MIN of them.
 
-Python-Markdown is not linear on hostile input: a paragraph of unclosed brackets or of thousands
-of links takes time quadratic in its length, and deep nesting recurses. So a body gets a CPU-time
-budget linear in its size (RENDER_SECONDS + RENDER_SECONDS_PER_MB), and a body that exhausts it
-or recurses too deeply is the importer's named error, not a hang or a traceback.
+Bodies are CommonMark (0.31.2) with GitHub's tables, `~~strikethrough~~`, task lists and alerts,
+as Hugo, Astro, GitHub and editors' previews read them: markdown-it-py, whose own tests run the
+CommonMark spec, with mdit-py-plugins' footnotes and dollar math. The site's additions, each in
+a module of its own: heading ids and their `#` link (headings.py), highlighted code blocks and
+their fence attributes (code_blocks.py, fences.py), footnotes with stable ids (footnotes.py),
+formulas as MathML (math.py), links and images resolved (body_links.py).
+tests/content/test_commonmark.py runs every example of the spec through render().
+
+markdown-it is linear in its input and bounds nesting (NESTING_MAX); a body nested deeper is
+refused. A CPU-time budget linear in the body's size (RENDER_SECONDS + RENDER_SECONDS_PER_MB)
+stays as a guard, so that a plugin's slow path on some input is the importer's named error, not
+a hang.
 """
 
-import html
-import importlib
 import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-import markdown
-from markdown.extensions.toc import slugify_unicode
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
 
-from .body_links import Document
+from . import body_links, code_blocks, footnotes, headings, math
 
-# A body with this many `##` headings or more gets a table of contents above it.
-CONTENTS_MIN = 3
-# Ids the templates around a body give their own elements (base.html, the detail pages,
-# includes/contents.html): a heading whose slug is one of them gets "-section" added, so that
-# every id on the page stays unique. tests/pages/test_contents.py reads them from the templates.
-PAGE_IDS = frozenset({"main", "case-study-title", "contents-title", "site-search"})
+# Part of importer.IMPORT_VERSION: bump it when the output changes, so that the next import
+# re-renders every body instead of keeping HTML made by the old settings.
+RENDER_VERSION = "7"
+# Blocks (quotes, lists) and inline markup (emphasis, links) inside each other: deeper than any
+# real post, far below Python's recursion limit.
+NESTING_MAX = 50
 
-
-def heading_id(text, separator):
-    """A heading's id: its text as a Unicode slug, so that a heading in any script gets one."""
-    slug = slugify_unicode(text, separator)
-    return f"{slug}{separator}section" if slug in PAGE_IDS else slug
-
-
-EXTENSIONS = [
-    # ```ts title="x.ts": still code (fences.py).
-    "portfolio.content.fences:FenceInfoExtension",
-    "fenced_code",
-    "codehilite",
-    "tables",
-    "toc",
-    "sane_lists",
-    # `[^1]` and `[^1]: the note`: a numbered link to the note, and from the note back.
-    "footnotes",
-    # Links and images to media and other items, resolved and recorded (body_links.py).
-    "portfolio.content.body_links:ReferenceExtension",
-    # `$...$` and `$$...$$` as MathML, made at import (math.py).
-    "portfolio.content.math:MathExtension",
-    # `tabindex="0"` on every <pre>: a block that scrolls sideways is reachable by keyboard.
-    "portfolio.content.code_blocks:FocusableCodeExtension",
-]
-EXTENSION_CONFIGS = {
-    "codehilite": {"css_class": "highlight", "guess_lang": False},
-    # A column's alignment as an `align` attribute, not `style=`: the Content-Security-Policy
-    # (portfolio/export/hosts.py) allows no inline style.
-    "tables": {"use_align_attribute": True},
-    # No `[TOC]` marker: the contents are the page's (CONTENTS_MIN), not placed by hand.
-    "toc": {"permalink": "#", "permalink_title": "Link to this section", "slugify": heading_id, "marker": ""},
-    # Numbered in the order the text refers to them; U+FE0E keeps the back arrow text, not an emoji.
-    "footnotes": {"USE_DEFINITION_ORDER": False, "BACKLINK_TEXT": "&#8617;&#xFE0E;"},
-}
-# Part of importer.IMPORT_VERSION: bump it when the output above changes, so that the next
-# import re-renders every body instead of keeping HTML made by the old settings.
-RENDER_VERSION = "6"
-
-
-# Ordinary markdown renders at 0.6 s per MB on this machine (prose), a page of code or links in
-# a few seconds: the budget leaves ample room for any real article and stops hostile ones.
+# Generous for any real article; the budget guards, it is not expected to be reached.
 RENDER_SECONDS = 1.0
 RENDER_SECONDS_PER_MB = 10.0
 
@@ -89,7 +56,7 @@ class Context:
 @dataclass
 class Rendered:
     html: str
-    contents: list  # [{"id", "name"}] of the `##` headings (contents_of)
+    contents: list  # [{"id", "name"}] of the `##` headings (headings.contents)
     references: list  # [(line, target, written)]: media files, items and image hosts
     errors: list  # [ContentError]: links and formulas the import refuses
 
@@ -107,60 +74,103 @@ def budget_for(text):
     return RENDER_SECONDS + RENDER_SECONDS_PER_MB * len(text.encode()) / 1_000_000
 
 
-def contents_of(toc_tokens):
-    """[{"id", "name"}] of the `##` headings in order (name as plain text: the template escapes
-    it), or [] when there are fewer than CONTENTS_MIN."""
-    found = []
+def parser():
+    """The site's markdown-it: CommonMark, GFM's tables, strikethrough, task lists and alerts,
+    and the additions above. One per thread (a parser keeps no state between bodies)."""
+    md = MarkdownIt(
+        "commonmark",
+        {"maxNesting": NESTING_MAX, "tasklists": True, "tasklists_editable": False, "alerts": True},
+    )
+    md.enable(["table", "strikethrough"])
+    # `[^1]` and `[^1]: the note`, numbered in the order the text refers to them.
+    md.use(footnote_plugin, inline=False)
+    # `$...$` as pandoc reads it (no space inside the dollars, no digit after the closing one:
+    # "costs $5 and $10" is prose), `$$...$$` inline or on lines of its own.
+    md.use(dollarmath_plugin, allow_labels=False, allow_space=False, allow_digits=False, double_inline=True)
+    for plugin in (headings.plugin, code_blocks.plugin, footnotes.plugin, math.plugin, body_links.plugin):
+        md.use(plugin)
+    md.core.ruler.push("gfm_markup", gfm_markup)
+    return md
 
-    def walk(tokens):
-        for token in tokens:
-            if token["level"] == 2:
-                found.append({"id": token["id"], "name": html.unescape(token["name"])})
-            walk(token["children"])
 
-    walk(toc_tokens)
-    return found if len(found) >= CONTENTS_MIN else []
+def gfm_markup(state):
+    """A core rule: a table column's alignment as an `align` attribute, not `style=` (the
+    Content-Security-Policy, portfolio/export/hosts.py, allows no inline style), and
+    strikethrough as <del>, as GitHub writes them."""
+    for token in state.tokens:
+        if token.type in ("th_open", "td_open"):
+            style = token.attrGet("style") or ""
+            if style.startswith("text-align:"):
+                del token.attrs["style"]
+                token.attrSet("align", style.removeprefix("text-align:"))
+        elif token.type == "inline":
+            for child in token.children or ():
+                if child.type in ("s_open", "s_close"):
+                    child.tag = "del"
 
 
-def loaded_extensions():
-    """EXTENSIONS made here, as Python-Markdown would make them: given a name, it first looks
-    among every installed package's entry points, and importing importlib.metadata for that
-    cost 10-15 ms of every process that renders a body."""
-    made = []
-    for name in EXTENSIONS:
-        path, _, class_name = name.partition(":")
-        module = importlib.import_module(path if "." in path else f"markdown.extensions.{path}")
-        configs = EXTENSION_CONFIGS.get(name, {})
-        made.append(getattr(module, class_name)(**configs) if class_name else module.makeExtension(**configs))
-    return made
+def thread_parser():
+    md = getattr(_local, "md", None)
+    if md is None:
+        md = _local.md = parser()
+    return md
 
 
 def render(body, context=None):
     """The body's HTML, contents, references and errors; raises RenderFailed when it cannot be
     rendered within the limits."""
-    context = context or Context()
-    converter = getattr(_local, "converter", None)
-    if converter is None:
-        converter = _local.converter = markdown.Markdown(extensions=loaded_extensions())
-    document = converter.document = Document(context, body)
+    md = thread_parser()
+    env = new_env(body, context)
     budget = budget_for(body)
     try:
         with cpu_budget(budget):
-            body_html = converter.reset().convert(body)
-            contents = contents_of(converter.toc_tokens)
-            return Rendered(body_html, contents, document.references, document.errors)
+            tokens = md.parse(body, env)
+            if too_deep(tokens):
+                raise RenderFailed(f"nested more than {NESTING_MAX} levels deep (lists, quotes or emphasis)")
+            html = md.renderer.render(tokens, md.options, env)
     except RecursionError:
-        _local.converter = None  # it stopped half-way: start the next body with a fresh one
-        message = "nested too deeply to render (emphasis, lists or quotes inside each other)"
-        raise RenderFailed(message) from None
+        raise RenderFailed(
+            "nested too deeply to render (emphasis, lists or quotes inside each other)"
+        ) from None
     except _OverBudget:
-        _local.converter = None
         raise RenderFailed(
             f"took more than {budget:.1f} s of CPU time to render, the limit for its size; "
             "look for very long paragraphs full of links, brackets or markup"
         ) from None
-    finally:
-        converter.document = None
+    return Rendered(html, headings.contents(tokens), env["resolved"], env["errors"])
+
+
+def new_env(body, context=None):
+    return {"context": context or Context(), "body": body, "resolved": [], "errors": []}
+
+
+def prose(body):
+    """The plain text of each of the body's top-level paragraphs, in order (the move-in makes
+    descriptions of them): never a heading, list, quote, code block, table or raw HTML, and a
+    paragraph holding only images or tags has none."""
+    for token in thread_parser().parse(body, new_env(body)):
+        if token.type != "inline" or token.level != 1 or not token.map:
+            continue
+        parts = []
+        for child in token.children or ():
+            if child.type in headings.TEXT_TOKENS:
+                parts.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                parts.append(" ")
+        text = " ".join("".join(parts).split())
+        if text:
+            yield text
+
+
+def too_deep(tokens):
+    """Whether markdown-it reached its nesting limit, where it stops reading what is inside (the
+    rest of the body would be lost without a word)."""
+    for token in tokens:
+        if token.level >= NESTING_MAX - 1:
+            return True
+        if token.children and any(child.level >= NESTING_MAX - 1 for child in token.children):
+            return True
+    return False
 
 
 @contextmanager

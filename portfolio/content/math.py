@@ -2,10 +2,11 @@
 MathML at import (latex2mathml), so a page shows math with no script and no webfont: browsers
 draw MathML themselves (MathML Core).
 
-Dollars are read as pandoc reads them (its `tex_math_dollars`), so that prose keeps its prices:
-an opening `$` has a non-space character right after it, a closing `$` has a non-space character
-right before it and no digit right after it ("costs $5 and $10" holds no math); `\\$` is a
-literal dollar. Code spans and code blocks are never read (their patterns come first). The
+Dollars are read by mdit-py-plugins' dollarmath, set (markdown.parser) to read them as pandoc
+does, so that prose keeps its prices: an opening `$` has a non-space character right after it
+and no digit right before it, the closing `$` a non-space character right before it and no digit
+right after it ("costs $5 and $10" holds no math); `\\$` is a literal dollar; `$$...$$` is a
+displayed formula, inline or on lines of its own. Code spans and code blocks are never read. The
 markdown source, which the twins and the API's `body` publish, keeps the LaTeX.
 
 A formula that does not convert cleanly (a converter error, an unknown command, unbalanced
@@ -14,21 +15,15 @@ import's error naming the file and the line. Rendered without a file (markdown.C
 formula is left as the text it was written as.
 """
 
+import html
 import re
 import xml.etree.ElementTree as ElementTree
 
 from latex2mathml.converter import convert
-from markdown.extensions import Extension
-from markdown.inlinepatterns import InlineProcessor
 
+from .body_links import line_of
 from .loader import ContentError
 
-# `$$...$$`: anything but an empty formula; `$...$`: pandoc's rules above.
-DISPLAY = r"(?<!\\)\$\$(.+?)\$\$"
-INLINE = r"(?<![\\$])\$(?![\s$])(.+?)(?<![\s\\])\$(?!\d)"
-# After code spans (backtick, 190), before backslash escapes (180): a formula's backslashes
-# are LaTeX's, and `\$` outside one is still an escape.
-DISPLAY_PRIORITY, INLINE_PRIORITY = 187, 186
 # Commands latex2mathml turns into attributes a page must not carry: `style` (refused by the
 # Content-Security-Policy), `class` (the site's styles) and `href` (a link hidden in a formula).
 REFUSED_ATTRIBUTES = ("style", "class", "href")
@@ -83,29 +78,23 @@ def mathml(latex, display):
     return written
 
 
-class MathProcessor(InlineProcessor):
-    def __init__(self, pattern, md, display):
-        super().__init__(pattern, md)
-        self.display = display
-
-    def handleMatch(self, m, data):  # noqa: N802 (Python-Markdown's name)
-        try:
-            written = mathml(m.group(1).strip(), self.display)
-        except FormulaInvalid as exc:
-            document = self.md.document
-            if document.rel is None:
-                return None, None, None
-            line = document.line_of(m.group(0))
-            document.errors.append(
-                ContentError(document.rel, f"line {line}", f"formula {m.group(0)!r}: {exc}")
-            )
-            return None, None, None
-        return self.md.htmlStash.store(written), m.start(0), m.end(0)
+def formula(self, tokens, index, options, env):
+    """A render rule for each kind of dollarmath token: the formula's MathML, or, when it does
+    not convert, the import's error (its text when rendered without a file)."""
+    token = tokens[index]
+    display = token.type != "math_inline"
+    try:
+        written = mathml(token.content.strip(), display)
+    except FormulaInvalid as exc:
+        context = env["context"]
+        source = f"{token.markup}{token.content}{token.markup}"
+        if context.rel is not None:
+            at = line_of(env, source)
+            env["errors"].append(ContentError(context.rel, f"line {at}", f"formula {source!r}: {exc}"))
+        return html.escape(source)
+    return written + "\n" if token.type == "math_block" else written
 
 
-class MathExtension(Extension):
-    def extendMarkdown(self, md):  # noqa: N802 (Python-Markdown's name)
-        if "$" not in md.ESCAPED_CHARS:
-            md.ESCAPED_CHARS.append("$")
-        md.inlinePatterns.register(MathProcessor(DISPLAY, md, display=True), "math_display", DISPLAY_PRIORITY)
-        md.inlinePatterns.register(MathProcessor(INLINE, md, display=False), "math_inline", INLINE_PRIORITY)
+def plugin(md):
+    for kind in ("math_inline", "math_inline_double", "math_block"):
+        md.add_render_rule(kind, formula)

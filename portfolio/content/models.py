@@ -35,7 +35,7 @@ class SourceFile(Imported):
 
     body = models.TextField(blank=True, help_text="Raw markdown, line endings normalised to \\n.")
     body_html = models.TextField(blank=True, editable=False)
-    # The body's table of contents, made with body_html (portfolio.content.markdown.contents_of):
+    # The body's table of contents, made with body_html (portfolio.content.headings.contents):
     # [{"id", "name"}] of its `##` headings, or [] when it has too few for one.
     contents = models.JSONField(default=list, blank=True, editable=False)
     # Front matter `image` and `imageAlt`, resolved at import (portfolio.content.media.Media.as_image):

@@ -6,7 +6,6 @@ convert its body, and produce the files DEST gets; nothing is written here (writ
 """
 
 import datetime
-import html
 import json
 import posixpath
 import re
@@ -14,10 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
-import markdown
 from django.utils.text import slugify
 
-from portfolio.content import aliases, loader
+from portfolio.content import aliases, loader, markdown
 
 from . import frontmatter
 from .astro import Astro
@@ -307,16 +305,12 @@ def make_slug(text):
 
 
 def first_paragraph(body):
-    """The text of the body's first paragraph (no heading, image, code or HTML), at most
-    DESCRIPTION_MAX characters, cut at a word with an ellipsis."""
-    for block in re.split(r"\n[ \t]*\n", outside_code(body, lambda part: part)):
-        block = block.strip()
-        if not block or block.startswith(("#", "<", "```", "~~~", "|", "---", "***", "{", "!", ">", "[^")):
-            continue
-        rendered = markdown.markdown(block)
-        text = _oneline(html.unescape(re.sub(r"<[^>]+>", "", rendered)))
-        if not text:
-            continue
+    """The text of the body's first paragraph of prose (never a heading, list, quote, code,
+    table, image or HTML, as the site's renderer reads the body), at most DESCRIPTION_MAX
+    characters, cut at a word with an ellipsis."""
+    for text in markdown.prose(body):
+        if text.startswith("{"):
+            continue  # kramdown's {: .class} or {:toc}, a Liquid tag left over
         if len(text) > DESCRIPTION_MAX:
             text = text[:DESCRIPTION_MAX].rsplit(" ", 1)[0].rstrip(",;:") + "…"
         return text

@@ -1,6 +1,6 @@
 """A body's table of contents and its footnotes (portfolio/content/markdown.py), on the pages that
 show them, through the test client: the contents are made at import from the `##` headings and
-stored; the footnotes are Python-Markdown's."""
+stored; the footnotes keep the ids readers link to."""
 
 import json
 import re
@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
+from portfolio.content.headings import PAGE_IDS
 from portfolio.content.importer import import_content
-from portfolio.content.markdown import PAGE_IDS
 from portfolio.content.models import Reference
 from tests.content_builder import FILES, UNICODE_POST_BODY, article, project, write_content
 
@@ -143,7 +143,7 @@ TEMPLATES_AROUND_A_BODY = [
 
 
 def test_no_heading_takes_an_id_of_the_page_around_it(db, tmp_path, settings, client):
-    """markdown.PAGE_IDS holds every fixed id of the templates that show a body: a heading named
+    """headings.PAGE_IDS holds every fixed id of the templates that show a body: a heading named
     like one of them gets another id, on an article and on a project."""
     root = settings.BASE_DIR / "templates"
     fixed = {
@@ -152,7 +152,7 @@ def test_no_heading_takes_an_id_of_the_page_around_it(db, tmp_path, settings, cl
         for path in root.glob(pattern)
         for found in re.findall(r'\bid="([^"{}]+)"', path.read_text())
     }
-    assert fixed <= PAGE_IDS, f"add {sorted(fixed - PAGE_IDS)} to markdown.PAGE_IDS"
+    assert fixed <= PAGE_IDS, f"add {sorted(fixed - PAGE_IDS)} to headings.PAGE_IDS"
     headings = "".join(f"## {name.replace('-', ' ').title()}\n\ntext\n\n" for name in sorted(PAGE_IDS))
     headings += "## Main section\n\n## Fn 1\n\nA note.[^1]\n\n[^1]: The note.\n"
     files = {
