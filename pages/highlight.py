@@ -12,6 +12,9 @@ dark (<html data-theme="dark">), or the device prefers dark and the visitor did 
 from pygments.formatters import HtmlFormatter
 
 LIGHT, DARK = "xcode", "github-dark"
+# A marked line's background (```go {hl_lines=[2]}): github-dark's own grey left its red and
+# orange tokens below AA, so both themes get a pale or deep amber every token keeps its contrast on.
+MARKED = {LIGHT: "#fff5b1", DARK: "#3b2f14"}
 CHOSEN_DARK = ':root[data-theme="dark"] .highlight'
 SYSTEM_DARK = ':root:not([data-theme="light"]) .highlight'
 
@@ -20,7 +23,12 @@ def rules(style, selector):
     """The style's rules for code inside `selector`, without Pygments' unscoped line-number rules
     (markdown's codehilite writes no line numbers here)."""
     lines = HtmlFormatter(style=style).get_style_defs(selector).splitlines()
-    return [line for line in lines if line.startswith(selector)]
+    marked = f"{selector} .hll {{ background-color: {MARKED[style]} }}"
+    return [
+        marked if line.startswith(f"{selector} .hll ") else line
+        for line in lines
+        if line.startswith(selector)
+    ]
 
 
 def stylesheet():

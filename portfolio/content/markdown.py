@@ -90,7 +90,20 @@ def parser():
     for plugin in (headings.plugin, code_blocks.plugin, footnotes.plugin, math.plugin, body_links.plugin):
         md.use(plugin)
     md.core.ruler.push("gfm_markup", gfm_markup)
+    md.add_render_rule("list_item_open", list_item_open)
     return md
+
+
+def list_item_open(self, tokens, index, options, env):
+    """A task list's item: its box is a picture of its state (disabled, hidden from assistive
+    technology, which would read an unlabelled form field), and the state is said in words."""
+    token = tokens[index]
+    opening = self.renderToken(tokens, index, options, env)
+    if "checked" not in (token.meta or {}):
+        return opening
+    checked, state = (' checked=""', "Done") if token.meta["checked"] else ("", "To do")
+    box = f'<input class="task-list-item-checkbox" type="checkbox" disabled=""{checked} aria-hidden="true">'
+    return f'{opening}{box}<span class="visually-hidden">{state}: </span>'
 
 
 def gfm_markup(state):

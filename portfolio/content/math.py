@@ -28,7 +28,8 @@ from .loader import ContentError
 # Content-Security-Policy), `class` (the site's styles) and `href` (a link hidden in a formula).
 REFUSED_ATTRIBUTES = ("style", "class", "href")
 # latex2mathml writes a stray `&` as is: outside a matrix it is no MathML, and not XML.
-SELF_CLOSED = re.compile(r"<(\w+)([^<>]*?)\s*/>")
+# Greedy up to the tag's end, the spaces before `/>` trimmed after: linear on any run of spaces.
+SELF_CLOSED = re.compile(r"<(\w+)([^<>]*)/>")
 STRAY_AMPERSAND = re.compile(r"&(?!#x?[0-9A-Fa-f]+;|[A-Za-z]+;)")
 
 
@@ -71,7 +72,7 @@ def mathml(latex, display):
                 f"a command making a {refused[0]} attribute (\\style, \\class, \\href) is not allowed"
             )
     # `<mspace ... />` as an element with an end tag, as the rest of the page's HTML is written.
-    written = SELF_CLOSED.sub(r"<\1\2></\1>", written)
+    written = SELF_CLOSED.sub(lambda tag: f"<{tag[1]}{tag[2].rstrip()}></{tag[1]}>", written)
     if display:
         # A formula wider than a phone's screen scrolls on its own, and a keyboard can scroll it.
         written = written.replace('display="block"', 'display="block" tabindex="0"', 1)

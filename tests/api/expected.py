@@ -81,6 +81,8 @@ ARTICLE_BODIES = {
         "$$\n\\sum_{i=1}^{n} \\frac{x_i^2}{2} \\le \\int_0^1 f(t)\\,dt\n$$\n\n"
         "```python\nprint('a line of code long enough to scroll sideways on a phone: $HOME', "
         "1 + 2 + 3 + 4 + 5)\n```\n\n"
+        "> [!WARNING]\n> Mind the *gap*.\n\n- [x] done\n- [ ] to do\n\n"
+        '```ts title="src/x.ts" {2}\nconst a = 1;\nconst b = 2;\n```\n\n'
         "[^1]: The first note, with [a link](https://example.org/note).\n[^note]: The second note.\n"
     ),
     "crlf-post": "line one\nline two\n",

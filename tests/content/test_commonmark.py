@@ -82,10 +82,12 @@ def test_gfm_tables_align_with_an_attribute_and_strikethrough_is_del():
     assert '<td align="center"><del>2</del></td>' in written and "style=" not in written
 
 
-def test_task_lists_are_disabled_checkboxes():
+def test_task_lists_are_disabled_checkboxes_whose_state_is_said_in_words():
     written = render("- [ ] to do\n- [x] done\n").html
     assert written.count('type="checkbox"') == 2 and written.count("disabled") == 2
     assert written.count("checked") == 1 and "[x]" not in written and "[ ]" not in written
+    assert written.count('aria-hidden="true"') == 2
+    assert '<span class="visually-hidden">Done: </span>done' in written
 
 
 @pytest.mark.parametrize("kind", ["NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"])

@@ -63,6 +63,24 @@ def test_a_body_may_look_like_the_twins_around_it(site, content_dir, tmp_path):
     assert "- Page: 12\n" in (tmp_path / "site" / "llms-full.txt").read_text()
 
 
+def test_a_post_written_for_github_or_hugo_builds(site, content_dir, tmp_path):
+    """The email autolink, an alert, a task list, a table and a fence with attributes pass the
+    build's checks (links, the feeds' XML) and reach the page and the feed as written."""
+    body = (
+        "Write to <someone@example.com>.\n\n> [!TIP]\n> Back up first.\n\n- [x] done\n- [ ] to do\n\n"
+        "| a | b |\n|--:|---|\n| 1 | ~~2~~ |\n\n"
+        "```go {linenos=true,hl_lines=[2]}\npackage main\nfunc main() {}\n```\n"
+    )
+    write_content(content_dir, {"articles/gfm.md": article("GFM", body=body)})
+    site()
+    page = (tmp_path / "site" / "articles" / "gfm.html").read_text()
+    assert '<a href="mailto:someone@example.com">someone@example.com</a>' in page
+    assert '<p class="markdown-alert-title">Tip</p>' in page and "<del>2</del>" in page
+    assert '<th align="right">a</th>' in page and 'class="task-list-item-checkbox"' in page
+    assert '<span class="hll">' in page and 'class="language-go"' in page
+    assert "markdown-alert-title" in (tmp_path / "site" / "feed.xml").read_text()
+
+
 def test_a_renamed_item_leaves_no_file_at_its_old_addresses(site, content_dir, tmp_path):
     """Netlify serves a file before a redirect rule: none may be left at an old address."""
     site()
