@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 import markdown
+from django.conf import settings
 from django.utils.text import slugify
 
 from portfolio.content import aliases, loader
@@ -241,6 +242,10 @@ class Move:
         if aliases:
             lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
         text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
+        size, limit = len(text.encode()), settings.CONTENT_MAX_FILE_BYTES
+        if size > limit:  # it would not build
+            message = f"{size:,} bytes is over the limit of {limit:,} bytes per file (CONTENT_MAX_FILE_BYTES)"
+            raise loader.ContentInvalid([loader.ContentError(f"articles/{slug}.md", "file", message)])
         loader.parse_markdown_file(text.encode(), f"articles/{slug}.md", loader.ARTICLE)
         mapped = {*site.known, key, image_key}
         dropped = sorted(k for k in fields if k not in mapped and not (k == "draft" and fields[k] is False))
@@ -310,7 +315,7 @@ def first_paragraph(body):
     """The text of the body's first paragraph (no heading, image, code or HTML), at most
     DESCRIPTION_MAX characters, cut at a word with an ellipsis."""
     for block in re.split(r"\n[ \t]*\n", outside_code(body, lambda part: part)):
-        block = block.strip()
+        block = block.strip()[: DESCRIPTION_MAX * 10]  # enough for the description, rendered at once
         if not block or block.startswith(("#", "<", "```", "~~~", "|", "---", "***", "{", "!", ">", "[^")):
             continue
         rendered = markdown.markdown(block)
