@@ -186,3 +186,35 @@ def test_the_inbox_settings_are_checked_at_startup(settings, setting, value, cod
 def test_a_webhook_with_its_secret_passes_the_checks(settings):
     settings.CONTACT_WEBHOOK_URL, settings.CONTACT_WEBHOOK_SECRET = "https://hooks.example/in", "s"
     call_command("check")
+
+
+def test_forget_matches_every_unicode_form_and_clears_the_admin_log():
+    """`exa\u0308mple` (e, a, a combining umlaut) is `exämple`; the admin's log kept the sender's
+    name and address as the object's text (`Ada Lovelace <Ada@Example.com>`)."""
+    from django.contrib.admin.models import CHANGE, DELETION, LogEntry
+    from django.contrib.auth.models import User
+    from django.contrib.contenttypes.models import ContentType
+
+    composed = make("Ada Lovelace", email="Ada@Exämple.com")
+    decomposed = make("Ada Lovelace", email="ada@exa\u0308mple.com")
+    other = make("Bada", email="bada@exämple.com")  # another address ending the same way
+    user = User.objects.create_superuser("admin", "admin@portfolio.test", "pw")
+    kind = ContentType.objects.get_for_model(ContactMessage)
+
+    def log(message, flag=CHANGE, text=None, change=""):
+        return LogEntry.objects.create(
+            user=user, content_type=kind, object_id=str(message.pk), object_repr=text or str(message),
+            action_flag=flag, change_message=change,
+        )  # fmt: skip
+
+    log(composed)
+    log(decomposed, flag=DELETION)
+    log(other, text="Other", change="Replied to Ada@EXÄMPLE.com")  # names her: goes
+    kept = [log(other), log(other, text="Bada <bada@exämple.com>")]
+    out = run("forget_contact_sender", "ADA@EXA\u0308MPLE.COM")
+    assert out.splitlines() == [
+        "Deleted 2 message(s) from ADA@EXA\u0308MPLE.COM.",
+        "Deleted 3 admin log entries about them or naming the address.",
+    ]
+    assert list(ContactMessage.objects.all()) == [other]
+    assert list(LogEntry.objects.order_by("pk")) == kept
