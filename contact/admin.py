@@ -1,6 +1,7 @@
 """Messages come only from the form: the admin reads them, newest first, filters them by status
-(spam or not), marks them spam or not spam (contact/review.py: not spam sends the notification
-once) and deletes them (a sender's request to be forgotten: contact/forget.py). It never adds or edits one."""
+(spam or not), marks them spam or not spam (contact/review.py: not spam queues the notification,
+sent once) and deletes them (a sender's request to be forgotten: contact/forget.py). It never
+adds or edits one."""
 
 from django.contrib import admin, messages
 
@@ -59,4 +60,5 @@ class ContactMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.action(description="Mark selected messages as not spam (and notify)", permissions=["review"])
     def mark_not_spam(self, request, queryset):
         count = review.mark_not_spam(queryset)
-        self.message_user(request, f"{count} message(s) marked as not spam and notified.", messages.SUCCESS)
+        queued = "their notifications queued (manage.py send_contact_notifications sends them)"
+        self.message_user(request, f"{count} message(s) marked as not spam, {queued}.", messages.SUCCESS)
