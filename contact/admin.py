@@ -1,12 +1,13 @@
 """Messages come only from the form: the admin reads them, newest first, filters them by status
-(spam or not), marks them spam or not spam (contact/review.py: not spam sends the notification
-once) and deletes them (a sender's request to be forgotten). It never adds or edits one."""
+(spam or not), marks them spam or not spam (contact/review.py: not spam queues the notification,
+sent once) and deletes them (a sender's request to be forgotten: contact/forget.py). It never
+adds or edits one."""
 
 from django.contrib import admin, messages
 
 from portfolio.readonly_admin import ReadOnlyAdminMixin
 
-from . import review
+from . import forget, review
 from .models import ContactMessage
 
 
@@ -31,6 +32,17 @@ class ContactMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return admin.ModelAdmin.has_delete_permission(self, request, obj)
 
+    # Deleting is forgetting (contact/forget.py): the log records that a message was deleted,
+    # never its sender, and loses every entry that named them.
+    def log_deletions(self, request, queryset):
+        return forget.log_deletions(request.user, queryset)
+
+    def delete_model(self, request, obj):
+        forget.delete([obj])
+
+    def delete_queryset(self, request, queryset):
+        forget.delete(queryset)
+
     def has_review_permission(self, request):
         """Reviewing changes a status only: whoever may change messages at all (the mixin keeps
         their fields read-only)."""
@@ -48,4 +60,5 @@ class ContactMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.action(description="Mark selected messages as not spam (and notify)", permissions=["review"])
     def mark_not_spam(self, request, queryset):
         count = review.mark_not_spam(queryset)
-        self.message_user(request, f"{count} message(s) marked as not spam and notified.", messages.SUCCESS)
+        queued = "their notifications queued (manage.py send_contact_notifications sends them)"
+        self.message_user(request, f"{count} message(s) marked as not spam, {queued}.", messages.SUCCESS)

@@ -1,3 +1,4 @@
+import math
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -39,13 +40,47 @@ def check_inbox_settings():
         message = "CONTACT_CHALLENGE_MAXNUMBER and CONTACT_CHALLENGE_EXPIRY must be at least 1"
         errors.append(checks.Error(message, id="contact.E004"))
     if settings.CONTACT_WEBHOOK_URL:
-        url = urlsplit(settings.CONTACT_WEBHOOK_URL)
-        if url.scheme not in ("http", "https") or not url.hostname:
-            message = f"CONTACT_WEBHOOK_URL={settings.CONTACT_WEBHOOK_URL!r} is not an http(s) URL"
+        problem = webhook_url_problem(settings.CONTACT_WEBHOOK_URL)
+        if problem:
+            message = f"CONTACT_WEBHOOK_URL={settings.CONTACT_WEBHOOK_URL!r} {problem}"
             errors.append(checks.Error(message, id="contact.E005"))
         if not settings.CONTACT_WEBHOOK_SECRET:
             message = (
                 "CONTACT_WEBHOOK_URL is set without CONTACT_WEBHOOK_SECRET: receivers could not check posts"
             )
             errors.append(checks.Error(message, id="contact.E006"))
+    for name in ("CONTACT_KEEP_DAYS", "CONTACT_SPAM_KEEP_DAYS"):
+        days = getattr(settings, name)
+        if days is not None and days <= 0:  # every message would be deleted at the next prune
+            message = f"{name}={days} keeps nothing: a number of days of at least 1 (or unset)"
+            errors.append(checks.Error(message, id="contact.E007"))
+    for name in ("CONTACT_WEBHOOK_TIMEOUT", "EMAIL_TIMEOUT"):
+        timeout = getattr(settings, name)
+        if not isinstance(timeout, int | float) or not math.isfinite(timeout) or timeout <= 0:
+            message = f"{name}={timeout!r} is no deadline: a number of seconds above 0"
+            errors.append(checks.Error(message, id="contact.E008"))
     return errors
+
+
+def webhook_url_problem(value):
+    """Why `value` cannot be posted to (it says what it is not), or None."""
+    if any(character.isspace() or ord(character) < 32 for character in value):
+        return "holds a space or control character"
+    try:
+        url = urlsplit(value)
+        port = url.port  # ValueError when not a number from 0 to 65535
+    except ValueError as exc:
+        return f"does not parse: {exc}"
+    if url.scheme not in ("http", "https") or not url.hostname:
+        return "is not an http(s) URL"
+    if port == 0:
+        return "has port 0"
+    return None
+
+
+def errors_at_start():
+    """The contact settings' errors, raised as one ImproperlyConfigured naming each: the service
+    (portfolio/wsgi.py with CONTACT_SERVICE=1) does not start with a setting that cannot work."""
+    errors = check_contact_settings(None)
+    if errors:
+        raise ImproperlyConfigured("; ".join(f"{error.msg} ({error.id})" for error in errors))

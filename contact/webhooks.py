@@ -19,6 +19,7 @@ import json
 import logging
 import socket
 import threading
+import time
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -93,13 +94,23 @@ def send(message):
 
 def post(data):
     """POST `data` to the receiver; Refused unless it answers 2xx, OSError when it cannot be
-    reached or takes longer than CONTACT_WEBHOOK_TIMEOUT in all (the socket's timeout bounds
-    each read; the timer bounds a receiver that dribbles its answer)."""
+    reached or takes longer than CONTACT_WEBHOOK_TIMEOUT in all: one deadline for the name's
+    lookup (which no socket timeout bounds), the connection and the answer (the socket's timeout
+    bounds each read; the timer a receiver that dribbles its answer)."""
     url = urlsplit(settings.CONTACT_WEBHOOK_URL)
-    timeout = settings.CONTACT_WEBHOOK_TIMEOUT
+    deadline = time.monotonic() + settings.CONTACT_WEBHOOK_TIMEOUT
     kind = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
-    connection = kind(url.hostname, url.port, timeout=timeout)
-    timer = threading.Timer(timeout, cut, [connection])
+    port = url.port or (443 if url.scheme == "https" else 80)
+    address = resolve(url.hostname, port, settings.CONTACT_WEBHOOK_TIMEOUT)
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise TimeoutError(f"looking up {url.hostname} took the whole CONTACT_WEBHOOK_TIMEOUT")
+    # The address just looked up, not the name again; the Host header and TLS still name the host.
+    connection = kind(url.hostname, port, timeout=remaining)
+    connection._create_connection = lambda _, timeout, source: socket.create_connection(
+        address, timeout, source
+    )
+    timer = threading.Timer(remaining, cut, [connection])
     timer.start()
     try:
         connection.request(
@@ -118,6 +129,27 @@ def post(data):
         connection.close()
     if not 200 <= status < 300:
         raise Refused(f"the receiver answered {status}")
+
+
+def resolve(host, port, timeout):
+    """(address, port) of `host`, looked up in a thread of its own so that the lookup has a
+    deadline: TimeoutError past `timeout` (the abandoned lookup ends on its own, sending nothing)."""
+    found = {}
+
+    def lookup():
+        try:
+            found["addresses"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except OSError as exc:
+            found["error"] = exc
+
+    thread = threading.Thread(target=lookup, daemon=True, name="webhook-lookup")
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise TimeoutError(f"looking up {host} took over {timeout} s")
+    if "error" in found:
+        raise found["error"]
+    return found["addresses"][0][4][:2]
 
 
 def cut(connection):

@@ -20,6 +20,7 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.finders import BaseFinder
 from django.contrib.staticfiles.storage import ManifestFilesMixin
 from django.contrib.staticfiles.views import serve as staticfiles_serve
+from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.storage import InMemoryStorage
 from django.http import Http404, HttpResponse
 from django.templatetags.static import static as django_static
@@ -112,7 +113,10 @@ def serve(request, path):
         return response
     if name.startswith(".."):
         raise Http404(path)
-    return staticfiles_serve(request, path, insecure=True)
+    try:
+        return staticfiles_serve(request, path, insecure=True)
+    except SuspiciousFileOperation:  # a path the finders refuse to join: nothing there
+        raise Http404(path) from None
 
 
 def project_static_files():

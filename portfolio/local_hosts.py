@@ -14,8 +14,11 @@ application.
 import logging
 import sys
 
-from django.core.exceptions import DisallowedHost
+from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.core.exceptions import DisallowedHost, SuspiciousFileOperation
+from django.core.handlers.exception import response_for_exception
 from django.core.handlers.wsgi import WSGIRequest
+from django.http import Http404
 
 logger = logging.getLogger("django.security.DisallowedHost")
 server_logger = logging.getLogger("django.server")
@@ -71,3 +74,15 @@ class AllowedHostsOnly:
             # were: the server then closes the connection).
             start_response("500 Internal Server Error", _html(SERVER_ERROR), sys.exc_info())
             return [SERVER_ERROR]
+
+
+class ConfinedStaticFilesHandler(StaticFilesHandler):
+    """The authoring server's /static/ handler (runserver with DEBUG on), answering 404 to a path
+    that leads out of the static folders: Django's lets the finders' SuspiciousFileOperation out
+    of the WSGI application, a 500 (`/static/..%2f..%2fportfolio/settings.py`)."""
+
+    def get_response(self, request):
+        try:
+            return super().get_response(request)
+        except SuspiciousFileOperation:
+            return response_for_exception(request, Http404(request.path))

@@ -4,7 +4,7 @@
 
 import re
 
-from .posts import MARKDOWN_SUFFIXES, NotASite, Skip, read_post, walk
+from .posts import MARKDOWN_SUFFIXES, NotASite, Skip, leads_out, read_post, walk
 
 BLOG_DIRS = ("src/data/blog", "src/content/blog")
 # `title: "AstroPaper"` in src/config.ts's SITE, `SITE_TITLE = "..."` in the blog starter's consts.
@@ -12,6 +12,10 @@ TITLE = re.compile(r"""(?:\btitle\s*:|\bSITE_TITLE\s*=)\s*(["'`])(?P<value>[^"'`
 DESCRIPTION = re.compile(r"""(?:\bdesc\s*:|\bSITE_DESCRIPTION\s*=)\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 AUTHOR = re.compile(r"""\bauthor\s*:\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 URL = re.compile(r"""\b(?:site|website)\s*:\s*(["'`])(?P<value>https?://[^"'`\s]+)\1""")
+
+
+# How much of each config file the title, description, author and address are looked for in.
+CONFIG_MAX = 1_000_000
 
 
 class Astro:
@@ -23,20 +27,29 @@ class Astro:
 
     def __init__(self, source):
         self.source = source
+        self.skipped = []  # files a link leads out of SOURCE: Skips, reported first
         self.blog = next((source / d for d in BLOG_DIRS if (source / d).is_dir()), None)
         if self.blog is None:
             raise NotASite(f"{source} is not an Astro blog: it has neither {' nor '.join(BLOG_DIRS)}/")
+        outside = leads_out(self.blog, source)
+        if outside:
+            raise NotASite(f"{source}: its {self.blog.relative_to(source)}/ {outside}")
         config = ""
         for name in ("src/config.ts", "src/config.js", "src/consts.ts", "src/consts.js", "astro.config.mjs",
                      "astro.config.ts", "astro.config.js"):  # fmt: skip
             if (source / name).is_file():
-                config += (source / name).read_text(errors="replace") + "\n"
+                outside = leads_out(source / name, source)
+                if outside:
+                    self.skipped.append(Skip(name, outside))
+                    continue
+                config += (source / name).read_text(errors="replace")[:CONFIG_MAX] + "\n"
         self.title = _found(TITLE, config)
         self.description = _found(DESCRIPTION, config)
         self.author = _found(AUTHOR, config)
         self.url = _found(URL, config).rstrip("/")
 
     def entries(self):
+        yield from self.skipped
         for path in walk(self.blog):
             rel = path.relative_to(self.source).as_posix()
             if path.suffix == ".mdx":

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
+from django.conf import settings
 from django.utils.text import slugify
 
 from portfolio.content import aliases, loader, markdown
@@ -239,6 +240,10 @@ class Move:
         if aliases:
             lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
         text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
+        size, limit = len(text.encode()), settings.CONTENT_MAX_FILE_BYTES
+        if size > limit:  # it would not build
+            message = f"{size:,} bytes is over the limit of {limit:,} bytes per file (CONTENT_MAX_FILE_BYTES)"
+            raise loader.ContentInvalid([loader.ContentError(f"articles/{slug}.md", "file", message)])
         loader.parse_markdown_file(text.encode(), f"articles/{slug}.md", loader.ARTICLE)
         mapped = {*site.known, key, image_key}
         dropped = sorted(k for k in fields if k not in mapped and not (k == "draft" and fields[k] is False))

@@ -9,6 +9,9 @@ import yaml
 
 from portfolio.content import loader
 
+# JSON's and TOML's parsers recurse once per level: Python's recursion limit is their depth limit.
+TOO_DEEP = "invalid {} front matter: nested too deep"
+
 
 class Unreadable(Exception):
     """The file cannot be read as a post; the message says why (the caller adds the file)."""
@@ -33,6 +36,8 @@ def split(text):
             fields, end = json.JSONDecoder().raw_decode(text)
         except json.JSONDecodeError as exc:
             raise Unreadable(f"invalid JSON front matter at line {exc.lineno}: {exc.msg}") from None
+        except RecursionError:
+            raise Unreadable(TOO_DEEP.format("JSON")) from None
         return _mapping(fields), text[end:].lstrip("\n"), "json"
     else:
         return {}, text, None
@@ -67,6 +72,8 @@ def _toml(text):
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise Unreadable(f"invalid TOML front matter: {exc}") from None
+    except RecursionError:
+        raise Unreadable(TOO_DEEP.format("TOML")) from None
 
 
 def _mapping(value):
@@ -96,6 +103,6 @@ def read_config(path):
             data = json.loads(text)
         else:
             data = yaml.load(text, Loader=LenientLoader)
-    except (OSError, Unreadable, ValueError, yaml.YAMLError):
+    except (OSError, Unreadable, ValueError, RecursionError, yaml.YAMLError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from . import shortcodes
 from .frontmatter import read_config
-from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, date_of, read_post, walk
+from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, date_of, leads_out, read_post, walk
 
 CONFIG_NAMES = [f"{stem}.{ext}" for stem in ("hugo", "config") for ext in ("toml", "yaml", "yml", "json")]
 CONTENT_SUFFIXES = {".html", ".htm", ".org", ".adoc", ".asciidoc", ".rst", ".pdc", ".pandoc", ".mdx"}
@@ -36,13 +36,24 @@ class Hugo:
 
     def __init__(self, source):
         self.source = source
+        self.skipped = []  # config files a link leads out of SOURCE: Skips, reported first
         config = {}
         for folder in (source, source / "config" / "_default"):
             for name in CONFIG_NAMES:
                 if (folder / name).is_file() and not config:
+                    outside = leads_out(folder / name, source)
+                    if outside:
+                        self.skipped.append(Skip((folder / name).relative_to(source).as_posix(), outside))
+                        continue
                     config = read_config(folder / name)
                     self.config_file = folder / name
-        self.content = source / str(config.get("contentDir") or config.get("contentdir") or "content")
+        written = str(config.get("contentDir") or config.get("contentdir") or "content")
+        self.content = source / written
+        if PurePosixPath(written).is_absolute() or ".." in PurePosixPath(written).parts:
+            raise NotASite(f"{source}: its contentDir {written!r} leads out of SOURCE: not read")
+        outside = leads_out(self.content, source) if self.content.exists() else None
+        if outside:
+            raise NotASite(f"{source}: its contentDir {written!r} {outside}")
         if not self.content.is_dir():
             names = ", ".join(CONFIG_NAMES[:2])
             raise NotASite(
@@ -63,6 +74,7 @@ class Hugo:
         self.permalinks = {key: value for key, value in permalinks.items() if isinstance(value, str)}
 
     def entries(self):
+        yield from self.skipped
         files = walk(self.content)
         bundles = {path.parent for path in files if path.stem == "index" and path.suffix in MARKDOWN_SUFFIXES}
         for path in files:

@@ -14,6 +14,7 @@ from .posts import (
     Post,
     Skip,
     date_of,
+    leads_out,
     read_post,
     walk,
     words,
@@ -39,11 +40,19 @@ class Jekyll:
 
     def __init__(self, source):
         self.source = source
+        self.skipped = []  # files and folders a link leads out of SOURCE: Skips, reported first
         config_file = next((source / n for n in ("_config.yml", "_config.yaml", "_config.toml")
                             if (source / n).is_file()), None)  # fmt: skip
         self.folders = [path for path in walk_dirs(source) if path.name in ("_posts", "_drafts")]
         if config_file is None and not self.folders:
             raise NotASite(f"{source} is not a Jekyll site: it has no _config.yml and no _posts/ folder")
+        if config_file and (outside := leads_out(config_file, source)):
+            self.skipped.append(Skip(config_file.name, outside))
+            config_file = None
+        for folder in list(self.folders):
+            if outside := leads_out(folder, source):
+                self.skipped.append(Skip(folder.relative_to(source).as_posix() + "/", outside))
+                self.folders.remove(folder)
         config = read_config(config_file) if config_file else {}
         author = config.get("author")
         self.title = _text(config.get("title"))
@@ -57,6 +66,7 @@ class Jekyll:
         self.permalink = _text(config.get("permalink")) or "date"
 
     def entries(self):
+        yield from self.skipped
         for folder in self.folders:
             categories = [part for part in folder.parent.relative_to(self.source).parts if part != "."]
             for path in walk(folder):

@@ -4,18 +4,22 @@ line (Liquid has no meaning on this site)."""
 
 import re
 
-from .markup import fenced
+from .markup import fenced, substitute_pairs
 
-COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}\n?", re.S)
-RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.S)
-HIGHLIGHT = re.compile(
-    r"\{%-?\s*highlight\s+(?P<language>[\w#+.-]+)[^%]*?-?%\}\n?(?P<code>.*?)\{%-?\s*endhighlight\s*-?%\}",
-    re.S,
+# Block tags, each an opening and a closing pattern: the text between is found by
+# markup.lazy_pairs(), in linear time (a single `open.*?close` pattern is quadratic on a body of
+# openings never closed).
+COMMENT = (re.compile(r"\{%-?\s*comment\s*-?%\}"), re.compile(r"\{%-?\s*endcomment\s*-?%\}\n?"))
+RAW = (re.compile(r"\{%-?\s*raw\s*-?%\}"), re.compile(r"\{%-?\s*endraw\s*-?%\}"))
+HIGHLIGHT = (
+    re.compile(r"\{%-?\s*highlight\s+(?P<language>[\w#+.-]+)[^%]*?-?%\}\n?"),
+    re.compile(r"\{%-?\s*endhighlight\s*-?%\}"),
 )
 POST_URL = re.compile(r"\{%-?\s*(?P<tag>post_url|link)\s+(?P<target>[^\s%]+)\s*-?%\}")
 SITE_URL = re.compile(r"\{\{-?\s*site\.(?:baseurl|url)\s*-?\}\}")
 FILTERED = re.compile(r"""\{\{-?\s*(["'])(?P<path>[^"']*)\1\s*\|\s*(?:relative_url|absolute_url)\s*-?\}\}""")
-ANY = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.S)
+OPENING = re.compile(r"\{[%{]")
+CLOSING = {"{%": "%}", "{{": "}}"}
 
 
 def convert(post, body, context):
@@ -26,29 +30,58 @@ def convert(post, body, context):
         kept.append(text)
         return f"\x00{len(kept) - 1}\x00"
 
-    text = RAW.sub(lambda m: keep(m[1]), body)
-    text = COMMENT.sub("", text)  # Liquid's comments were never shown
-    text = HIGHLIGHT.sub(lambda m: keep(fenced(m["code"], m["language"])), text)
+    text = substitute_pairs(body, *RAW, lambda opening, raw, closing: keep(raw))
+    text = substitute_pairs(text, *COMMENT, lambda *_: "")  # Liquid's comments were never shown
+    text = substitute_pairs(
+        text, *HIGHLIGHT, lambda opening, code, closing: keep(fenced(code, opening["language"]))
+    )
+    at = Finder(body)
 
     def link(match):
         found = context.item_link(match["target"])
         if found is None:
             written = f"{{% {match['tag']} {match['target']} %}}"
-            post.warn(f"{written}: no converted post is that one; kept as written", _at(body, match[0]))
+            post.warn(f"{written}: no converted post is that one; kept as written", at(match[0]))
             return keep(match[0])
         return found
 
     text = POST_URL.sub(link, text)
     text = SITE_URL.sub("", text)
     text = FILTERED.sub(lambda m: m["path"], text)
-    for match in ANY.finditer(text):
-        post.warn(f"Liquid {_short(match[0])} kept as written", _at(body, match[0]))
+    at = Finder(body)
+    for tag in tags(text):
+        post.warn(f"Liquid {_short(tag)} kept as written", at(tag))
     return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m[1])], text)
 
 
-def _at(body, written):
-    at = body.find(written)
-    return at if at >= 0 else None
+def tags(text):
+    """Every `{% ... %}` and `{{ ... }}` of `text`, left to right (as `\\{%.*?%\\}|\\{\\{.*?\\}\\}`
+    would find them, but an opening never closed is searched past once, not once per opening)."""
+    position, unclosed = 0, set()
+    while (opening := OPENING.search(text, position)) is not None:
+        kind = opening[0]
+        end = -1 if kind in unclosed else text.find(CLOSING[kind], opening.end())
+        if end == -1:
+            unclosed.add(kind)
+            position = opening.start() + 1
+            continue
+        yield text[opening.start() : end + 2]
+        position = end + 2
+
+
+class Finder:
+    """Where each of a series of texts is in the body, in order: each search starts after the
+    last one found (one search from the start for each would be quadratic)."""
+
+    def __init__(self, body):
+        self.body, self.cursor = body, 0
+
+    def __call__(self, written):
+        at = self.body.find(written, self.cursor)
+        if at < 0:
+            return None
+        self.cursor = at + 1
+        return at
 
 
 def _short(text):

@@ -1,10 +1,50 @@
 """Small helpers for writing markdown: code fences, link text, and applying a change to the
 parts of a body that are not code."""
 
+import bisect
 import re
 
 FENCE = re.compile(r"(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})")
-INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+BACKTICKS = re.compile(r"`+")
+
+
+def lazy_pairs(text, opening, closing, position=0):
+    """Each (opening match, closing match) that the pattern `opening.*?closing` (re.S) finds in
+    `text` from `position`, left to right, in linear time. The single pattern searches to the end
+    from every opening that is never closed (a body of 100,000 `{% raw %}` is 100,000 searches of
+    the whole body); here the first opening with no closing after it ends the search, as none
+    after it can have one either."""
+    while (start := opening.search(text, position)) is not None:
+        end = closing.search(text, start.end())
+        if end is None:
+            return
+        yield start, end
+        position = end.end()
+
+
+def substitute_pairs(text, opening, closing, replace):
+    """`text` with each pair lazy_pairs() finds replaced by `replace(opening, between, closing)`."""
+    out, position = [], 0
+    for start, end in lazy_pairs(text, opening, closing):
+        out += [text[position : start.start()], replace(start, text[start.end() : end.start()], end)]
+        position = end.end()
+    out.append(text[position:])
+    return "".join(out)
+
+
+class Lines:
+    """Line numbers of places in a text, from its newlines' places found once."""
+
+    def __init__(self, text):
+        self.newlines = [found.start() for found in re.finditer("\n", text)]
+
+    def line(self, at):
+        """How many newlines come before character `at`."""
+        return bisect.bisect_left(self.newlines, at)
+
+    def start(self, line):
+        """Where line `line` (counted from 0) starts."""
+        return self.newlines[min(line, len(self.newlines)) - 1] + 1 if line and self.newlines else 0
 
 
 def fenced(code, language=""):
@@ -42,10 +82,32 @@ def outside_code(text, change):
             out.append(part)
             continue
         spans, position = [], 0
-        for span in INLINE_CODE.finditer(part):
-            spans.append(change(part[position : span.start()]))
-            spans.append(span[0])
-            position = span.end()
+        for start, end in code_spans(part):
+            spans.append(change(part[position:start]))
+            spans.append(part[start:end])
+            position = end
         spans.append(change(part[position:]))
         out.append("".join(spans))
     return "\n".join(out)
+
+
+def code_spans(text):
+    """(start, end) of each code span of `text`: a run of backticks to the next run of as many,
+    left to right. Found from the runs' places, never by searching on from each run: a body of
+    runs of 1, 2, 3... backticks, none closed, would be searched to its end once per run."""
+    runs = [(found.start(), found.end()) for found in BACKTICKS.finditer(text)]
+    by_length = {}
+    for index, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(index)
+    spans, index = [], 0
+    while index < len(runs):
+        start, end = runs[index]
+        same = by_length[end - start]
+        following = bisect.bisect_right(same, index)
+        if following == len(same):
+            index += 1  # never closed: backticks as written
+            continue
+        closing = same[following]
+        spans.append((start, runs[closing][1]))
+        index = closing + 1
+    return spans

@@ -1,9 +1,14 @@
 """What every generator's reader produces: the posts found in SOURCE, and the files skipped."""
 
+import bisect
 import datetime
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from django.conf import settings
+
+from portfolio.content import files, loader
 
 from . import frontmatter
 
@@ -38,8 +43,15 @@ class Post:
 
     def warn(self, message, at=None):
         """A warning about the body, at character `at` of the body when known."""
-        line = None if at is None else self.body_line + self.body.count("\n", 0, at)
+        line = None if at is None else self.body_line + self.line_of(at)
         self.warnings.append((line, message))
+
+    def line_of(self, at):
+        """How many lines of the body come before character `at` (a search in the newlines' places,
+        found once: a body of 100,000 warnings is not counted 100,000 times)."""
+        if getattr(self, "_newlines", None) is None:
+            self._newlines = [found.start() for found in re.finditer("\n", self.body)]
+        return bisect.bisect_left(self._newlines, at)
 
 
 @dataclass
@@ -48,14 +60,37 @@ class Failed:
     reason: str
 
 
-def read_post(path, source, name, **extra):
-    """A Post of the markdown file `path`, or Failed saying why it cannot be read."""
-    rel = path.relative_to(source).as_posix()
+def leads_out(path, source):
+    """Why `path` (a file or folder named under SOURCE) is not read: a symbolic link, `..` or
+    absolute path that leads out of SOURCE, or a link to nothing or a loop; None when it is
+    SOURCE's own."""
     try:
-        text = frontmatter.decode(path.read_bytes())
-        fields, body, _ = frontmatter.split(text)
+        target = path.resolve(strict=True)
+    except FileNotFoundError:
+        return "a symbolic link to nothing: not read"
+    except RuntimeError:
+        return "a symbolic link loop: not read"
     except OSError as exc:
-        return Failed(rel, f"cannot be read: {exc.strerror or exc}")
+        return f"cannot be read: {exc.strerror or exc}"
+    if target.is_relative_to(source.resolve()):
+        return None
+    return f"leads out of SOURCE (to {target}): not read"
+
+
+def read_post(path, source, name, **extra):
+    """A Post of the markdown file `path`, Skip when a link leads it out of SOURCE, or Failed
+    saying why it cannot be read (a file over the content format's CONTENT_MAX_FILE_BYTES would
+    not build: it is not read)."""
+    rel = path.relative_to(source).as_posix()
+    outside = leads_out(path, source)
+    if outside:
+        return Skip(rel, outside)
+    try:
+        raw, _ = files.read(path, rel, settings.CONTENT_MAX_FILE_BYTES)
+        text = frontmatter.decode(raw)
+        fields, body, _ = frontmatter.split(text)
+    except loader.ContentInvalid as exc:
+        return Failed(rel, exc.errors[0].message)
     except frontmatter.Unreadable as exc:
         return Failed(rel, str(exc))
     body_line = text.count("\n", 0, len(text) - len(body)) + 1

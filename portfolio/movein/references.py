@@ -11,11 +11,16 @@ from .markup import outside_code
 
 TITLE = r"""(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?"""
 TEXT = r"[^\[\]\n]*(?:\[[^\[\]\n]*\][^\[\]\n]*)*"
-TARGET = r"(?P<target><[^>\n]+>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+# A destination in pointy brackets holds no `<` (CommonMark's rule): each `<` then starts at most one
+# search to the line's end, not one per `![a](<` before it.
+TARGET = r"(?P<target><[^<>\n]+>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
 IMAGE = re.compile(rf"!\[(?P<text>{TEXT})\]\(\s*{TARGET}{TITLE}\s*\)")
 LINK = re.compile(rf"(?<![!\]\\])\[(?P<text>{TEXT})\]\(\s*{TARGET}{TITLE}\s*\)")
 DEFINITION = re.compile(r"^(?P<start> {0,3}\[[^\]\n]+\]:[ \t]*)(?P<target><[^>\n]+>|\S+)", re.M)
-HTML_IMAGE = re.compile(r"""<img\b[^>]*?\bsrc\s*=\s*(?P<q>["']?)(?P<target>[^"'\s>]*)(?P=q)[^>]*>""", re.I)
+# An <img> tag to its `>` (or the body's end: a tag never closed is passed over in one step, not
+# searched to the end again from every `<img` in it), then its src. Possessive: no backtracking.
+HTML_IMAGE = re.compile(r"<img\b[^>]*+>?", re.I)
+HTML_SRC = re.compile(r"""\bsrc\s*+=\s*+(?P<q>["']?)(?P<target>[^"'\s>]*+)(?P=q)""", re.I)
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".bmp", ".ico"}
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd", ".mkdn"}
@@ -85,13 +90,15 @@ class Rewriter:
         return f"![{match['text']}]({new}{match['title'] or ''})"
 
     def _html_image(self, match):
-        new = self.image(match["target"])
+        whole = match[0]
+        src = HTML_SRC.search(whole) if whole.endswith(">") else None
+        if src is None:
+            return whole
+        new = self.image(src["target"])
         if new is None:
             return ""
-        start, end = match.span("target")
-        whole = match[0]
-        offset = match.start()
-        return whole[: start - offset] + new + whole[end - offset :]
+        start, end = src.span("target")
+        return whole[:start] + new + whole[end:]
 
     def _markdown_link(self, match):
         new = self.link(_target(match["target"]))

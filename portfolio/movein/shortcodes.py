@@ -2,17 +2,21 @@
 Content-Security-Policy), so an embed (YouTube, Vimeo, X, a gist, Instagram) becomes a plain link
 to it. Shortcodes this does not know are kept as written and reported with their line."""
 
+import bisect
 import re
+from dataclasses import dataclass
 from urllib.parse import quote
 
-from .markup import fenced, link_text
+from .markup import Lines, fenced, lazy_pairs, link_text, substitute_pairs
 
-SHORTCODE = re.compile(
-    r"\{\{(?P<delimiter>[<%])\s*(?P<closing>/)?\s*(?P<name>[\w./-]+)(?P<args>.*?)\s*(?P<self>/)?\s*[>%]\}\}",
-    re.S,
-)
+# A shortcode: its head (`{{< name` or `{{% /name`), then its arguments to the first `>}}` or `%}}`
+# (found by markup.lazy_pairs: linear on a body of heads never closed).
+HEAD = re.compile(r"\{\{(?P<delimiter>[<%])\s*(?P<closing>/)?\s*(?P<name>[\w./-]+)")
+END = re.compile(r"[>%]\}\}")
 # `{{</* name */>}}`: a shortcode written out for the reader, shown as `{{< name >}}`.
-ESCAPED = re.compile(r"\{\{([<%])\s*/\*(.*?)\*/\s*([>%])\}\}", re.S)
+ESCAPED = (re.compile(r"\{\{([<%])\s*/\*"), re.compile(r"\*/\s*([>%])\}\}"))
+# Every closing shortcode, by name: where the `{{< /highlight >}}` after an opening one is.
+CLOSINGS = re.compile(r"\{\{[<%]\s*/\s*(?P<name>[\w./-]+)\s*[>%]\}\}")
 ARGUMENT = re.compile(
     r"""(?:(?P<key>[\w-]+)\s*=\s*)?(?P<value>"(?:[^"\\]|\\.)*"|`[^`]*`|'[^']*'|[^\s"'`]+)"""
 )
@@ -43,22 +47,26 @@ def convert(post, body, context):
     """`body` with the shortcodes Hugo ships converted; warnings added to `post`."""
     escaped = []
 
-    def keep(match):
-        escaped.append("{{" + match[1] + match[2] + match[3] + "}}")
+    def keep(opening, inside, closing):
+        escaped.append("{{" + opening[1] + inside + closing[1] + "}}")
         return f"\x00{len(escaped) - 1}\x00"
 
-    body_ = ESCAPED.sub(keep, body)
+    body_ = substitute_pairs(body, *ESCAPED, keep)
+    original = Original(body, body_)
+    closings = Closings(body_)
     out, position = [], 0
-    while (match := SHORTCODE.search(body_, position)) is not None:
+    for match in shortcodes(body_):
+        if match.start() < position:
+            continue  # inside a highlight's code or an inline shortcode's template
         out.append(body_[position : match.start()])
         position = match.end()
         name = match["name"].lower()
         positional, named = arguments(match["args"])
-        at = _original(body, body_, match.start())
+        at = original(match.start())
         if match["closing"]:
             replacement = None
         elif name == "highlight":
-            closing = re.compile(r"\{\{[<%]\s*/\s*highlight\s*[>%]\}\}").search(body_, position)
+            closing = closings.after("highlight", position)
             if closing is None:
                 post.warn("{{< highlight >}} without its {{< /highlight >}}: kept as written", at)
                 replacement = None
@@ -67,9 +75,7 @@ def convert(post, body, context):
                 replacement = _block(out, fenced(code, positional[0] if positional else ""))
                 position = closing.end()
         elif name.endswith(".inline"):  # a Go template defined in the page: nothing to show here
-            closing = re.compile(r"\{\{[<%]\s*/\s*" + re.escape(match["name"]) + r"\s*[>%]\}\}").search(
-                body_, position
-            )
+            closing = closings.after(match["name"], position)
             if closing and not match["self"]:
                 position = closing.end()
             post.warn(
@@ -141,11 +147,70 @@ def _restore(text, escaped):
     return re.sub(r"\x00(\d+)\x00", lambda m: escaped[int(m[1])], text)
 
 
-def _original(body, changed, index):
-    """`index` in `changed` (escaped shortcodes replaced) as an index in `body`, near enough for
-    a line number: the lines are the same, only escaped shortcodes were shortened."""
-    line = changed.count("\n", 0, index)
-    at = -1
-    for _ in range(line):
-        at = body.find("\n", at + 1)
-    return max(at, 0) + 1 if line else 0
+@dataclass
+class Shortcode:
+    """One shortcode found in a body: read as a match of the pattern
+    `{{[<%] /? name (args) /? [>%]}}` (its groups by name, [0] the whole)."""
+
+    text: str
+    span: tuple
+    groups: dict
+
+    def start(self):
+        return self.span[0]
+
+    def end(self):
+        return self.span[1]
+
+    def __getitem__(self, key):
+        return self.text[self.span[0] : self.span[1]] if key == 0 else self.groups[key]
+
+
+def shortcodes(text):
+    """Every shortcode of `text`, left to right: each head to the first `>}}` or `%}}` after it,
+    its arguments what lies between (less the `/` of a self-closing one and the spaces)."""
+    for head, end in lazy_pairs(text, HEAD, END):
+        args, closing_slash = text[head.end() : end.start()].rstrip(), None
+        if args.endswith("/"):
+            args, closing_slash = args[:-1].rstrip(), "/"
+        groups = {**head.groupdict(), "args": args, "self": closing_slash}
+        yield Shortcode(text, (head.start(), end.end()), groups)
+
+
+class Closings:
+    """The closing shortcodes of a body by name, found in one pass: the first after a place is a
+    search in a list, not in the rest of the body (once per opening, quadratic)."""
+
+    def __init__(self, text):
+        self.found = {}
+        for match in CLOSINGS.finditer(text):
+            self.found.setdefault(match["name"], []).append(match.span())
+
+    def after(self, name, position):
+        """(start, end) of the first closing shortcode `name` starting at `position` or later."""
+        spans = self.found.get(name, [])
+        index = bisect.bisect_left(spans, (position, position))
+        return Span(*spans[index]) if index < len(spans) else None
+
+
+@dataclass
+class Span:
+    begin: int
+    finish: int
+
+    def start(self):
+        return self.begin
+
+    def end(self):
+        return self.finish
+
+
+class Original:
+    """A place in the body with escaped shortcodes replaced, as a place in the body: near enough
+    for a line number (the lines are the same, only escaped shortcodes were shortened)."""
+
+    def __init__(self, body, changed):
+        self.body, self.changed = Lines(body), Lines(changed)
+
+    def __call__(self, index):
+        return self.body.start(self.changed.line(index))

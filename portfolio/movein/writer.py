@@ -4,10 +4,14 @@ beside it, then renamed); in an existing one each file is replaced whole, and a 
 would not change is not touched."""
 
 import datetime
+import fcntl
 import json
 import os
 import re
 import shutil
+import signal
+import socket
+from contextlib import contextmanager
 
 import yaml
 
@@ -20,6 +24,44 @@ PLACEHOLDER_URL = "https://example.com"
 
 class SiteUnreadable(Exception):
     pass
+
+
+class MoveRunning(Exception):
+    """Another move into the same DEST holds its lock; the message names it."""
+
+
+@contextmanager
+def move_lock(dest):
+    """Hold DEST's move lock: `.DEST.moving-in.lock` beside it, flock()ed while the move runs and
+    naming who holds it (the kernel drops it when the process dies, however it dies). A second
+    move into DEST raises MoveRunning at once: two would share one staging folder."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(dest.parent / f".{dest.name}.moving-in.lock", "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise MoveRunning(f"another move into {dest} is running ({holder}); wait for it to end") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"PID {os.getpid()} on {socket.gethostname()}\n")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.truncate(0)
+
+
+@contextmanager
+def signals_held():
+    """Hold SIGINT and SIGTERM until the block is done: DEST half-written is neither the old
+    folder nor the moved one."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def site_files(dest, site, plan):
@@ -98,9 +140,13 @@ def write(dest, files, copies):
     many were written (the others were there already, byte for byte)."""
     if not dest.exists():
         staging = dest.with_name(f".{dest.name}.moving-in")
-        shutil.rmtree(staging, ignore_errors=True)
-        written = _write_all(staging, files, copies)
-        staging.rename(dest)
+        shutil.rmtree(staging, ignore_errors=True)  # a killed move's (the lock is held)
+        try:
+            written = _write_all(staging, files, copies)
+            staging.rename(dest)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
         return written
     return _write_all(dest, files, copies)
 

@@ -293,6 +293,7 @@ class StaticHost:
         rules = self.rules
         answer = self._respond(method, path, search, rules, request_headers)
         self._attach_headers(answer, encoded(path), rules)
+        self._drop_missing_alternates(answer)
         if answer.status == 404:
             answer.headers.delete("Cache-Control")
             answer.headers.append("Cache-Control", "no-store")
@@ -348,7 +349,7 @@ class StaticHost:
         headers = Headers()
         headers.set("ETag", etag)
         headers.set("Content-Type", content_type(file.name))
-        if request_headers.get("if-none-match") in (etag, f"W/{etag}"):
+        if none_match(request_headers.get("if-none-match"), etag):
             return Answer(304, Headers())
         if "authorization" not in request_headers and "range" not in request_headers:
             headers.append("Cache-Control", CACHE_CONTROL_BROWSER)
@@ -382,6 +383,27 @@ class StaticHost:
             return self._serve(file, {})
         return Answer(404, Headers())
 
+    def _drop_missing_alternates(self, answer):
+        """Take out of the Link header each `rel="alternate"` naming a file of this site that
+        the folder does not hold: the `_headers` rule of `/articles/:slug` names
+        `/articles/:slug.md` for any slug, the 404 of `/articles/x` included."""
+        links = answer.headers.get("Link")
+        if links is None:
+            return
+        kept = [
+            link
+            for link in LINK_VALUES.split(links)
+            if not (
+                (target := LINK_TARGET.match(link))
+                and 'rel="alternate"' in link
+                and target[1].startswith("/")
+                and not self.find(canonical(target[1]))
+            )
+        ]
+        answer.headers.delete("Link")
+        if kept:
+            answer.headers.set("Link", ", ".join(kept))
+
     @staticmethod
     def _attach_headers(answer, pathname, rules):
         headers = answer.headers
@@ -400,6 +422,22 @@ class StaticHost:
                 else:
                     headers.set(name, value)
                     seen.add(name)
+
+
+# The values of a Link header (`<target>; params, <target>; params`) and a value's target.
+LINK_VALUES = re.compile(r",\s*(?=<)")
+LINK_TARGET = re.compile(r"\s*<([^<>]*)>")
+
+
+def none_match(header, etag):
+    """Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 13.1.2): `*`, or
+    a list of tags, any of them weak (`"a", W/"b"`)."""
+    if not header:
+        return False
+    if header.strip() == "*":
+        return True
+    tags = {tag.removeprefix("W/") for tag in re.findall(r'(?:W/)?"[^"]*"', header)}
+    return etag.removeprefix("W/") in tags
 
 
 def _stat_key(path):

@@ -54,3 +54,22 @@ def test_deleted_one_by_one_or_selected(admin_client, message):
         {"action": "delete_selected", "_selected_action": [other.pk], "post": "yes"},
     )
     assert not ContactMessage.objects.exists()
+
+
+def test_deleting_in_the_admin_forgets_the_sender(admin_client, message):
+    """The admin's own log named the sender (`Ada Lovelace <ada@example.com>`) after the
+    message was deleted; it now records the deletion by number only."""
+    from django.contrib.admin.models import LogEntry
+
+    again = ContactMessage.objects.create(name="Ada", email="ADA@example.com", message="Again", origin="x")
+    admin_client.post(f"/admin/contact/contactmessage/{message.pk}/delete/", {"post": "yes"})
+    admin_client.post(
+        "/admin/contact/contactmessage/",
+        {"action": "delete_selected", "_selected_action": [again.pk], "post": "yes"},
+    )
+    assert not ContactMessage.objects.exists()
+    texts = [f"{e.object_repr} {e.change_message}" for e in LogEntry.objects.all()]
+    assert sorted(texts) == sorted(f"message {pk} (sender forgotten) " for pk in (message.pk, again.pk))
+    admin_client.get("/admin/")  # the deletions' one-time notices, shown once
+    history = admin_client.get("/admin/").content.decode()  # its "Recent actions" list the log
+    assert "example.com" not in history.lower().replace("admin@portfolio.test", "")

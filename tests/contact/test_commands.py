@@ -27,7 +27,7 @@ def run(*args):
 def make(name, email="ada@example.com", status="ham", age_days=0, **fields):
     message = ContactMessage.objects.create(
         name=name, email=email, message=f"From {name}, with a comma, a \"quote\"\nand a line.",
-        origin="https://portfolio.test", status=status, **fields,
+        status=status, **{"origin": "https://portfolio.test", **fields},
     )  # fmt: skip
     ContactMessage.objects.filter(pk=message.pk).update(created_at=timezone.now() - timedelta(days=age_days))
     message.refresh_from_db()
@@ -95,7 +95,7 @@ def test_prune_follows_the_keep_settings(settings):
     settings.CONTACT_KEEP_DAYS = 365
     make("Spam of 8 days", status="spam", age_days=8)
     make("Spam of 6 days", status="spam", age_days=6)
-    make("Ham of 366 days", age_days=366)
+    make("Ham of 366 days", age_days=366, notified_at=timezone.now())
     make("Ham of 364 days", age_days=364)
     out = run("prune_contact_messages")
     assert "Deleted 1 spam message(s) older than 7 days and 1 other message(s) (after 365 days)." in out
@@ -103,6 +103,33 @@ def test_prune_follows_the_keep_settings(settings):
         "Ham of 364 days",
         "Spam of 6 days",
     ]
+
+
+def test_prune_keeps_a_message_whose_delivery_is_owed(settings):
+    settings.CONTACT_KEEP_DAYS = 30
+    settings.CONTACT_WEBHOOK_URL, settings.CONTACT_WEBHOOK_SECRET = "https://hooks.example/in", "s"
+    now = timezone.now()
+    make("Mail owed", age_days=40, webhook_owed=True, webhook_sent_at=now)
+    make("Webhook owed", age_days=40, notified_at=now, webhook_owed=True)
+    make("Delivered", age_days=40, notified_at=now, webhook_owed=True, webhook_sent_at=now)
+    make("Spam", status="spam", age_days=40)  # spam is never delivered: nothing owed
+    out = run("prune_contact_messages")
+    assert "and 1 other message(s) (after 30 days)." in out
+    assert sorted(ContactMessage.objects.values_list("name", flat=True)) == ["Mail owed", "Webhook owed"]
+    ContactMessage.objects.update(notified_at=now, webhook_sent_at=now, webhook_owed=False)
+    assert "and 2 other message(s)" in run("prune_contact_messages")  # once delivered
+
+
+@pytest.mark.parametrize(
+    "value", ["=HYPERLINK(\"https://evil.example\",\"x\")", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)",
+              "\t=1+1", "\r=1+1"],
+)  # fmt: skip
+def test_csv_export_neutralizes_formulas(value):
+    make(value, email="eve@example.com", user_agent=value, origin=value)
+    rows = list(csv.DictReader(io.StringIO(run("export_contact_messages", "--format", "csv"))))
+    assert (rows[0]["name"], rows[0]["origin"], rows[0]["user_agent"]) == ("'" + value,) * 3
+    assert rows[0]["message"].startswith("From ")  # text that is no formula is as it was
+    assert json.loads(run("export_contact_messages", "--format", "json"))[0]["name"] == value  # as sent
 
 
 def test_forget_deletes_every_message_of_an_address_in_any_case():
@@ -134,9 +161,23 @@ def test_forget_refuses_what_is_not_an_address():
         ("CONTACT_CHALLENGE_EXPIRY", -5, "contact.E004"),
         ("CONTACT_WEBHOOK_URL", "ftp://hooks.example", "contact.E005"),
         ("CONTACT_WEBHOOK_URL", "https://hooks.example/in", "contact.E006"),  # no secret
+        ("CONTACT_WEBHOOK_URL", "https://hooks.example/a b", "contact.E005.*space"),
+        ("CONTACT_WEBHOOK_URL", "https://hooks.example:99999/in", "contact.E005.*out of range"),
+        ("CONTACT_WEBHOOK_URL", "https://hooks.example:http/in", "contact.E005.*does not parse"),
+        ("CONTACT_WEBHOOK_URL", "https://[::1/in", "contact.E005.*does not parse"),
+        ("CONTACT_KEEP_DAYS", 0, "contact.E007.*CONTACT_KEEP_DAYS=0"),
+        ("CONTACT_KEEP_DAYS", -3, "contact.E007"),
+        ("CONTACT_SPAM_KEEP_DAYS", 0, "contact.E007.*CONTACT_SPAM_KEEP_DAYS"),
+        ("CONTACT_WEBHOOK_TIMEOUT", 0.0, "contact.E008.*CONTACT_WEBHOOK_TIMEOUT=0.0"),
+        ("CONTACT_WEBHOOK_TIMEOUT", -5.0, "contact.E008"),
+        ("CONTACT_WEBHOOK_TIMEOUT", float("nan"), "contact.E008.*nan"),
+        ("CONTACT_WEBHOOK_TIMEOUT", float("inf"), "contact.E008"),
+        ("EMAIL_TIMEOUT", 0, "contact.E008.*EMAIL_TIMEOUT"),
     ],
 )
 def test_the_inbox_settings_are_checked_at_startup(settings, setting, value, code):
+    if setting == "CONTACT_WEBHOOK_URL":
+        settings.CONTACT_WEBHOOK_SECRET = "" if code == "contact.E006" else "s"
     setattr(settings, setting, value)
     with pytest.raises(SystemCheckError, match=code):
         call_command("check")
@@ -145,3 +186,35 @@ def test_the_inbox_settings_are_checked_at_startup(settings, setting, value, cod
 def test_a_webhook_with_its_secret_passes_the_checks(settings):
     settings.CONTACT_WEBHOOK_URL, settings.CONTACT_WEBHOOK_SECRET = "https://hooks.example/in", "s"
     call_command("check")
+
+
+def test_forget_matches_every_unicode_form_and_clears_the_admin_log():
+    """`exa\u0308mple` (e, a, a combining umlaut) is `exämple`; the admin's log kept the sender's
+    name and address as the object's text (`Ada Lovelace <Ada@Example.com>`)."""
+    from django.contrib.admin.models import CHANGE, DELETION, LogEntry
+    from django.contrib.auth.models import User
+    from django.contrib.contenttypes.models import ContentType
+
+    composed = make("Ada Lovelace", email="Ada@Exämple.com")
+    decomposed = make("Ada Lovelace", email="ada@exa\u0308mple.com")
+    other = make("Bada", email="bada@exämple.com")  # another address ending the same way
+    user = User.objects.create_superuser("admin", "admin@portfolio.test", "pw")
+    kind = ContentType.objects.get_for_model(ContactMessage)
+
+    def log(message, flag=CHANGE, text=None, change=""):
+        return LogEntry.objects.create(
+            user=user, content_type=kind, object_id=str(message.pk), object_repr=text or str(message),
+            action_flag=flag, change_message=change,
+        )  # fmt: skip
+
+    log(composed)
+    log(decomposed, flag=DELETION)
+    log(other, text="Other", change="Replied to Ada@EXÄMPLE.com")  # names her: goes
+    kept = [log(other), log(other, text="Bada <bada@exämple.com>")]
+    out = run("forget_contact_sender", "ADA@EXA\u0308MPLE.COM")
+    assert out.splitlines() == [
+        "Deleted 2 message(s) from ADA@EXA\u0308MPLE.COM.",
+        "Deleted 3 admin log entries about them or naming the address.",
+    ]
+    assert list(ContactMessage.objects.all()) == [other]
+    assert list(LogEntry.objects.order_by("pk")) == kept

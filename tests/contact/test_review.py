@@ -4,7 +4,7 @@ spam" (which notifies once, through the outbox) and delete."""
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.core import mail
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from contact.models import ContactMessage
 
@@ -61,9 +61,12 @@ def test_mark_as_not_spam_notifies_once_through_the_outbox(admin_client, setting
         settings.CONTACT_WEBHOOK_URL, settings.CONTACT_WEBHOOK_SECRET = hook.url, "secret"
         spam = make("Ada", status="spam", spam_reason="missing")
         page = act(admin_client, "mark_not_spam", spam)
-        assert "1 message(s) marked as not spam and notified." in page.content.decode()
+        assert "1 message(s) marked as not spam, their notifications queued" in page.content.decode()
         spam.refresh_from_db()
         assert (spam.status, spam.spam_reason) == ("ham", "")
+        assert not mail.outbox and not hook.posts  # queued, not sent by the admin's request
+        call_command("send_contact_notifications")
+        spam.refresh_from_db()
         assert spam.notified_at is not None and spam.webhook_sent_at is not None
         assert len(mail.outbox) == 1 and len(hook.posts) == 1
         act(admin_client, "mark_not_spam", spam)  # again: it is not spam, nothing to send
@@ -77,11 +80,35 @@ def test_a_failing_notification_stays_owed_for_the_command(admin_client, setting
     settings.EMAIL_BACKEND = "tests.contact.failing_email.EmailBackend"
     spam = make("Ada", status="spam", spam_reason="invalid")
     act(admin_client, "mark_not_spam", spam)
+    with pytest.raises(CommandError):
+        call_command("send_contact_notifications")
     spam.refresh_from_db()
     assert spam.status == "ham" and spam.notified_at is None
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     call_command("send_contact_notifications")
     assert len(mail.outbox) == 1
+
+
+def test_marking_many_with_a_hung_receiver_answers_at_once(admin_client, settings):
+    """40 messages marked not spam with a receiver that never answers held the admin's request
+    to gunicorn's timeout (each post waited CONTACT_WEBHOOK_TIMEOUT): the action only queues."""
+    import socket
+    import time
+
+    hung = socket.socket()
+    hung.bind(("127.0.0.1", 0))
+    hung.listen(64)  # accepts connections (the kernel does) and never reads or answers
+    try:
+        settings.CONTACT_WEBHOOK_URL = f"http://127.0.0.1:{hung.getsockname()[1]}/in"
+        settings.CONTACT_WEBHOOK_SECRET, settings.CONTACT_WEBHOOK_TIMEOUT = "secret", 2
+        spam = [make(f"Bot{n}", status="spam", spam_reason="missing") for n in range(40)]
+        started = time.perf_counter()
+        page = act(admin_client, "mark_not_spam", *spam)
+        assert time.perf_counter() - started < 1.5
+        assert "40 message(s) marked as not spam" in page.content.decode()
+        assert ContactMessage.objects.filter(status="ham", webhook_owed=True).count() == 40
+    finally:
+        hung.close()
 
 
 def test_a_viewer_cannot_review(client):

@@ -368,6 +368,30 @@ def test_gunicorn_exits_with_the_reason_when_the_key_is_insecure(tmp_path):
     assert "needs a real SECRET_KEY" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "overrides, named",
+    [
+        ({"CONTACT_KEEP_DAYS": "0"}, "CONTACT_KEEP_DAYS=0 keeps nothing"),
+        ({"CONTACT_WEBHOOK_URL": "https://hooks.example:99999/in", "CONTACT_WEBHOOK_SECRET": "s"},
+         "CONTACT_WEBHOOK_URL='https://hooks.example:99999/in' does not parse"),
+        ({"CONTACT_WEBHOOK_TIMEOUT": "nan"}, "CONTACT_WEBHOOK_TIMEOUT=nan is no deadline"),
+    ],
+)  # fmt: skip
+def test_a_setting_that_cannot_work_fails_the_checks_and_the_start(tmp_path, overrides, named):
+    env = service_env(tmp_path, **overrides)
+    check = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert check.returncode != 0 and named in check.stderr, check.stdout + check.stderr
+    result = subprocess.run(
+        [str(GUNICORN), "portfolio.wsgi", "--bind", "127.0.0.1:0", "--workers", "1"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr and named in result.stderr
+
+
 def test_the_admin_is_styled_when_asked(tmp_path):
     env = service_env(tmp_path, CONTACT_SERVICE_ADMIN="1", CONTACT_TRUSTED_PROXIES="127.0.0.1")
     migrate(env)

@@ -154,6 +154,41 @@ def test_a_receiver_that_dribbles_its_answer_is_cut_at_the_timeout(post, setting
     listener.close()
 
 
+def test_a_lookup_that_hangs_is_within_the_one_deadline(post, hook, settings, monkeypatch):
+    """No socket timeout bounds the name's lookup: a resolver that never answers held the post
+    for as long as it liked. The lookup (the standard library's, made to hang here; no DNS server
+    of the test's own can be put in the system's way) counts against CONTACT_WEBHOOK_TIMEOUT."""
+    settings.CONTACT_WEBHOOK_TIMEOUT = 1
+    settings.CONTACT_WEBHOOK_URL = hook.url.replace("127.0.0.1", "hooks.example")
+    looked_up = []
+    real_getaddrinfo = socket.getaddrinfo
+
+    def hung_getaddrinfo(host, *args, **kwargs):
+        if host == "hooks.example":
+            looked_up.append(host)
+            time.sleep(5)
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", hung_getaddrinfo)
+    started = time.monotonic()
+    assert post().status_code == 201
+    assert time.monotonic() - started < 2.5
+    assert looked_up and ContactMessage.objects.get().webhook_owed and not hook.posts
+
+
+def test_the_looked_up_address_is_posted_to_with_the_host_named(post, hook, settings, monkeypatch):
+    real_getaddrinfo = socket.getaddrinfo
+    monkeypatch.setattr(
+        socket, "getaddrinfo",
+        lambda host, *a, **k: real_getaddrinfo("127.0.0.1" if host == "hooks.example" else host, *a, **k),
+    )  # fmt: skip
+    settings.CONTACT_WEBHOOK_URL = hook.url.replace("127.0.0.1", "hooks.example")
+    assert post().status_code == 201
+    [(headers, _, _)] = hook.posts
+    assert headers["Host"].startswith("hooks.example:")
+    assert not ContactMessage.objects.get().webhook_owed
+
+
 def test_without_a_url_nothing_is_owed(post):
     post()
     assert not ContactMessage.objects.get().webhook_owed

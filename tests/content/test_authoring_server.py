@@ -173,3 +173,20 @@ def test_addresses_in_any_script_answer_as_on_the_host(authoring_server, content
     unknown = ["/static/日本語.css", "/static/" + quote("日本語.css"), nihongo + "/nope", "/%FF", "/tags/%FF"]
     for path in unknown:
         assert raw_get(base, path.encode())[0] == 404, path
+
+
+def test_a_static_path_out_of_the_static_folders_is_a_404(tmp_path, content_dir):
+    """With DEBUG on, /static/ is served from the source folders (Django's static handler, whose
+    finders refused these with an exception: a 500); nothing outside them is ever served."""
+    env = {
+        "CONTENT_DIR": str(content_dir),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'a.sqlite3'}",
+        "DEBUG": "1",
+    }
+    with manage_py_server(["runserver", "--noreload", "127.0.0.1:{port}"], env) as base:
+        for path in [b"/static/..%2f..%2fportfolio/settings.py", b"/static/../../portfolio/settings.py",
+                     b"/static/pages/..%2f..%2f..%2fmanage.py", b"/static/%2e%2e/%2e%2e/manage.py",
+                     b"/static/.."]:  # fmt: skip
+            status, _, body = raw_get(base, path)
+            assert status == 404 and b"SECRET_KEY" not in body and b"DJANGO_SETTINGS" not in body, path
+        assert raw_get(base, b"/static/pages/site.css")[0] == 200

@@ -277,3 +277,25 @@ def test_every_address_in_any_script_answers_and_every_location_is_encoded(built
             assert status in (301, 302, 308) and headers["location"] == location, (path, status, headers)
         assert raw_get(base, b"/broken-header")[0] == 500
         assert raw_get(base, b"/projects")[0] == 200  # and the server goes on
+
+
+def test_the_preview_links_only_markdown_forms_that_exist(site, tmp_path):
+    """The `_headers` rule of `/articles/:slug` names `/articles/:slug.md` for any slug: the 404 of
+    an article that does not exist said its markdown form was at /articles/x.md."""
+    with preview(site, tmp_path) as base:
+        status, headers, _ = fetch(base + "/articles/no-such-article")
+        assert status == 404
+        assert "no-such-article.md" not in (headers.get("Link") or "")
+        status, headers, _ = fetch(base + "/projects/alpha-one")  # its form is there (the fixture's)
+        assert status == 200 and '</projects/alpha-one.md>; rel="alternate"' in headers["Link"]
+        assert "api-catalog" in headers["Link"]  # the other links stay
+
+
+def test_the_preview_honours_a_list_of_etags(site, tmp_path):
+    with preview(site, tmp_path) as base:
+        status, headers, _ = fetch(base + "/projects/alpha-one")
+        etag = headers["ETag"]
+        for value in [etag, f'"a", {etag}', f'"a",{etag} , "b"', f'W/"a", W/{etag}', "*", " * "]:
+            assert fetch(base + "/projects/alpha-one", headers={"If-None-Match": value})[0] == 304, value
+        for value in ['"a", "b"', etag[:-1] + 'x"']:
+            assert fetch(base + "/projects/alpha-one", headers={"If-None-Match": value})[0] == 200, value

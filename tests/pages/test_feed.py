@@ -2,6 +2,7 @@
 whole bodies (the tags' feeds are the same class, tests/pages/test_tags.py)."""
 
 import re
+import time
 import xml.etree.ElementTree as ET
 
 import feedparser
@@ -160,3 +161,28 @@ def test_only_the_address_attributes_of_tags_become_absolute():
         '<p title="see src=x.png">a</p><a class="k" href="https://example.com/articles/b">b</a>'
         '<code>&lt;a href="/c"&gt;</code><IMG SRC="https://example.com/d.png">'
     )
+
+
+HOSTILE_TAGS = ["<a href=x ", '<a title="', "<a x='", "<a =", '<img alt="a" src=', "<p ", "<a href=x>"]
+
+
+def test_addresses_are_made_absolute_in_linear_time():
+    """Each shape about 1 MB: `<a href=x ` repeated was cubic (5 KB: a 12.9 s render)."""
+    for shape in HOSTILE_TAGS:
+        body = shape * (1_000_000 // len(shape))
+        started = time.perf_counter()
+        absolute_html(body, "https://example.com/articles/p")
+        took = time.perf_counter() - started
+        assert took < 5, f"{shape!r}: {took:.1f} s"
+
+
+def test_a_feed_of_a_hostile_body_renders_at_once(imported, client):
+    """The reproducer: a raw HTML block of `<a href=x ` (kept as written by markdown), 1 MB."""
+    body = "<div>\n" + "<a href=x " * 95_000 + ">\n</div>\n\n<a href=/y>y</a>\n"
+    write_content(imported, {"articles/hostile.md": article("Hostile", date="2026-06-01", body=body)})
+    import_content(imported, workers=1)
+    started = time.perf_counter()
+    content = atom_entries(client, "/feed.xml")[f"{SITE_URL}/articles/hostile"]
+    took = time.perf_counter() - started
+    assert f'<a href="{SITE_URL}/y">y</a>' in content
+    assert took < 5, f"{took:.1f} s"

@@ -11,6 +11,19 @@ from contact.models import ContactMessage
 
 # Every field of a message, in the model's order (the hidden bookkeeping ones too).
 FIELDS = [field.name for field in ContactMessage._meta.concrete_fields]
+# A cell a spreadsheet would read as a formula (`=HYPERLINK(...)`, `+cmd|...`, `@SUM`, and the
+# tab and carriage return that can precede one): OWASP's CSV injection advice.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A CSV cell: empty for None; text a spreadsheet would run as a formula prefixed with a
+    single quote, so that it shows as the text it is (the JSON export keeps values as sent)."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def row(message):
@@ -40,4 +53,4 @@ class Command(BaseCommand):
         writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\r\n")
         writer.writeheader()
         for values in rows:
-            writer.writerow({key: "" if value is None else value for key, value in values.items()})
+            writer.writerow({key: cell(value) for key, value in values.items()})

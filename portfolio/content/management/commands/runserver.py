@@ -1,10 +1,11 @@
 from django.conf import settings
+from django.contrib.staticfiles.handlers import StaticFilesHandler
 from django.contrib.staticfiles.management.commands.runserver import Command as StaticRunserver
 from django.utils.autoreload import autoreload_started, file_changed
 
 from portfolio.content.autosync import ContentSyncHandler, content_changed, watch_content
 from portfolio.content.schema import migrate
-from portfolio.local_hosts import AllowedHostsOnly
+from portfolio.local_hosts import AllowedHostsOnly, ConfinedStaticFilesHandler
 
 
 class Command(StaticRunserver):
@@ -24,5 +25,8 @@ class Command(StaticRunserver):
         super().inner_run(*args, **options)
 
     def get_handler(self, *args, **options):
-        handler = ContentSyncHandler(super().get_handler(*args, **options), settings.CONTENT_DIR, self.stdout)
+        handler = super().get_handler(*args, **options)
+        if isinstance(handler, StaticFilesHandler):  # DEBUG on: /static/ served from the source folders
+            handler = ConfinedStaticFilesHandler(handler.application)
+        handler = ContentSyncHandler(handler, settings.CONTENT_DIR, self.stdout)
         return AllowedHostsOnly(handler)

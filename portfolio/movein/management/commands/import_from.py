@@ -1,3 +1,4 @@
+import signal
 import sys
 from pathlib import Path
 
@@ -5,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from portfolio.movein.convert import GENERATORS, Move
 from portfolio.movein.posts import NotASite
-from portfolio.movein.writer import SiteUnreadable, site_files, write
+from portfolio.movein.writer import MoveRunning, SiteUnreadable, move_lock, signals_held, site_files, write
 from portfolio.progress import Progress
 
 
@@ -29,8 +30,31 @@ class Command(BaseCommand):
     def handle(self, *args, generator, source, dest, **options):
         if not source.is_dir():
             raise CommandError(f"{source}: no such folder")
+        if dest.is_symlink() and not dest.exists():
+            raise CommandError(f"{dest}: a symbolic link to nothing; nothing was written")
         if dest.exists() and not dest.is_dir():
             raise CommandError(f"{dest}: not a folder")
+        previous = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
+        self.written = False
+        try:
+            with move_lock(dest):
+                self.move(generator, source, dest)
+        except MoveRunning as exc:
+            raise CommandError(str(exc)) from None
+        except Interrupted as exc:
+            done = f"{dest} was written whole" if self.written else f"nothing was written to {dest}"
+            raise CommandError(f"Interrupted by {exc}: {done}", returncode=128 + exc.signum) from None
+        except RecursionError:
+            raise CommandError(
+                f"a file of {source} is nested too deep to read; nothing was written"
+            ) from None
+        except OSError as exc:
+            raise CommandError(f"{exc.filename or dest}: {exc.strerror or exc}: the move stopped") from None
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+    def move(self, generator, source, dest):
         try:
             move = Move(generator, source, dest)
         except NotASite as exc:
@@ -45,7 +69,9 @@ class Command(BaseCommand):
             count = len(plan.failed)
             files = "file" if count == 1 else "files"
             raise CommandError(f"{count} {files} could not be converted; nothing was written to {dest}")
-        written = write(dest, {**plan.files, **extra}, plan.copies)
+        with signals_held():  # DEST changes whole or not at all
+            written = write(dest, {**plan.files, **extra}, plan.copies)
+            self.written = True
         for note in notes:
             self.stdout.write(f"note: {note}")
         self.stdout.write(self.summary(move, plan, dest, written))
@@ -72,3 +98,18 @@ class Command(BaseCommand):
             f"kept, {len(plan.copies)} files copied to media/, {len(plan.hosts)} image hosts allowed; "
             f"{written} files written to {dest}."
         )
+
+
+def interrupt(signum, frame):
+    """Stop the move where it is (before anything is written: the writing holds the signals)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Interrupted(signum)
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM stopped the move (BaseException: nothing may swallow it)."""
+
+    def __init__(self, signum):
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
