@@ -3,8 +3,9 @@ and every process-level trick of the project (gc, prctl, malloc_trim) in this on
 
 Fork only, as Sphinx's parallel build: where the platform cannot fork (Windows; macOS, whose
 default is spawn), everything runs in this process, one core. A worker is given what it needs
-by its `setup` (callables run in the worker, after the fork) and by its tasks' arguments: no
-module global is filled in the parent for a worker to inherit.
+by its `setup` (callables run in the worker, after the fork) and by its tasks' arguments, never
+by a global filled in the parent for it to inherit. Where no pool runs, the caller runs the same
+`setup` in its own process (the importer's parse_all does, and undoes it after).
 
 A worker ignores SIGINT (Ctrl-C reaches the whole process group; the parent decides what stops)
 and is killed by the kernel when its parent dies, even by SIGKILL (PR_SET_PDEATHSIG), so no
