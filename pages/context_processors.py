@@ -39,7 +39,7 @@ def links(request):
     return {"links": {key: base_url + path for key, path in _links().items()}}
 
 
-@Site.kept_while_pinned  # a build's every page shows them: read once while it renders
+@Site.build_cached  # a build's every page shows them: read once while it renders
 def nav_pages():
     """(title, address) of the published standalone pages with `nav: true`, in their `order`."""
     return [(page.title, page.get_absolute_url()) for page in Page.objects.in_nav().only("slug", "title")]

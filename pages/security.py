@@ -10,7 +10,7 @@ from django.conf import settings
 from portfolio.content.models import Site
 
 
-@Site.kept_while_pinned  # a build asks for it for its host files and for each page it renders
+@Site.build_cached  # a build asks for it for its host files and for each page it renders
 def content_security_policy():
     """What the pages need and nothing else: their own styles, scripts (files, never inline),
     images and fonts, and the images of site.yaml's `imageHosts` (bodies may show remote

@@ -130,7 +130,7 @@ def newest_first(projects, articles):
 TWIN_OVERHEAD = 300
 
 
-@Site.kept_while_pinned  # a build asks for them for each part, its plan and its checks
+@Site.build_cached  # a build asks for them for each part, its plan and its checks
 def llms_full_parts():
     """The parts of llms-full.txt: lists of (kind, slug), newest first across the parts, each
     about settings.LLMS_FULL_PART_BYTES at most by its items' file sizes (an item larger than

@@ -50,7 +50,7 @@ def in_worker(parent, setup=()):
 
 
 @contextmanager
-def frozen_heap():
+def shared_heap():
     """Freeze what this process holds now (gc.freeze) for the block: garbage collections no
     longer scan it, and a forked worker's collections never write to its memory pages, which
     stay shared with the parent. Nested blocks unfreeze only at the outermost one's end."""
@@ -66,8 +66,8 @@ def frozen_heap():
 @contextmanager
 def worker_pool(workers, setup=()):
     """A pool of `workers` forked processes, each running `setup` (callables) after the fork.
-    Callers check can_fork() first; the parent's heap is frozen for the pool's life."""
-    with frozen_heap():
+    Callers check can_fork() first; the parent's heap is shared (shared_heap) for the pool's life."""
+    with shared_heap():
         pool = ProcessPoolExecutor(
             workers, mp_context=_fork_context(), initializer=in_worker, initargs=(os.getpid(), tuple(setup))
         )

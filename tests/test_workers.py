@@ -44,9 +44,9 @@ def test_a_worker_runs_its_setup_after_the_fork(tmp_path):
 
 
 @pytest.mark.skipif(not workers.can_fork(), reason="the pools fork")
-def test_a_pool_inside_a_frozen_block_leaves_the_heap_frozen():
+def test_a_pool_inside_a_shared_heap_block_leaves_it_shared():
     assert gc.get_freeze_count() == 0
-    with workers.frozen_heap():
+    with workers.shared_heap():
         with workers.worker_pool(2) as pool:
             assert pool.submit(abs, -1).result() == 1
         assert gc.get_freeze_count() > 0  # the pool does not undo the build's freeze

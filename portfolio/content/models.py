@@ -333,16 +333,17 @@ class Site(Imported):
     def __str__(self):
         return self.title
 
-    # Set while a build renders: the content cannot change then, so the identity is read once,
-    # not per page, and so is what kept_while_pinned() functions compute from the whole content.
-    _pinned = None
+    # The build cache, filled while a build renders: the content cannot change then, so the
+    # identity is read once, not per page, and so is what build_cached functions compute from the
+    # whole content.
+    _build_site = None
     _kept = {}
 
     @classmethod
     def load(cls):
         """The imported site identity (the importer guarantees there is one)."""
-        if cls._pinned:
-            return cls._pinned
+        if cls._build_site:
+            return cls._build_site
         read = _request_reads.get()
         if read is None:
             return cls.objects.get()
@@ -364,28 +365,30 @@ class Site(Imported):
 
     @classmethod
     @contextmanager
-    def pinned(cls):
-        """Read the identity once for everything rendered inside this block (a build)."""
-        cls.pin(cls.objects.get())
+    def build_cache(cls):
+        """The build cache, for everything rendered inside this block (a build): the identity
+        read once, and build_cached functions computed once."""
+        cls.start_build_cache(cls.objects.get())
         try:
-            yield cls._pinned
+            yield cls._build_site
         finally:
-            cls._pinned, cls._kept = None, {}
+            cls._build_site, cls._kept = None, {}
 
     @classmethod
-    def pin(cls, site):
-        """Pin `site` in this process: how a build's render workers get the build's identity."""
-        cls._pinned, cls._kept = site, {}
+    def start_build_cache(cls, site):
+        """Start the build cache in this process with the build's `site` (what a build's render
+        workers run first)."""
+        cls._build_site, cls._kept = site, {}
 
     @classmethod
-    def kept_while_pinned(cls, function):
-        """Decorate a function of the whole content (no arguments): its answer is kept while the
-        site is pinned, and computed on every call otherwise (the authoring server imports
+    def build_cached(cls, function):
+        """Decorate a function of the whole content (no arguments): its answer is kept in the
+        build cache while there is one, and computed on every call otherwise (the authoring server imports
         between requests)."""
 
         @functools.wraps(function)
         def kept():
-            if cls._pinned is None:
+            if cls._build_site is None:
                 return function()
             if function not in cls._kept:
                 cls._kept[function] = function()

@@ -33,7 +33,7 @@ from portfolio.content.importer import import_content
 from portfolio.content.models import Site
 from portfolio.content.schema import migrate
 from portfolio.progress import Progress
-from portfolio.workers import frozen_heap
+from portfolio.workers import shared_heap
 
 from . import manifest
 from .plan import plan
@@ -90,12 +90,12 @@ def build(out_dir, *, full=False, force=False, workers=None, wait=False, stderr=
             migrate()
             import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full,
                            stats=state.content_stats)  # fmt: skip
-        with frozen(), Site.pinned(), staged(state):
+        with as_deployed(), Site.build_cache(), staged(state):
             with state.phases("plan"):
                 plan(state)
-            # What Django's start and the plan made lives as long as the build: frozen, the
-            # garbage collections of rendering every page do not walk it again and again.
-            with frozen_heap():
+            # What Django's start and the plan made lives as long as the build: out of the garbage
+            # collector's sight (gc.freeze), rendering every page does not walk it again and again.
+            with shared_heap():
                 with state.phases("render"):
                     render(state)
                 with state.phases("search"):
@@ -132,8 +132,8 @@ def is_up_to_date(state):
 
 
 @contextmanager
-def frozen():
-    """A debug page or a draft must never be frozen: render with DEBUG and SHOW_DRAFTS off,
+def as_deployed():
+    """A debug page or a draft must never be published: render with DEBUG and SHOW_DRAFTS off,
     whatever the environment says. The 404 pages are rendered on purpose: django.request need
     not warn about them."""
     request_log = logging.getLogger("django.request")

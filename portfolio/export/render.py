@@ -123,8 +123,8 @@ def render(build):
     # An edit renders here (forking the workers costs more than a few pages), unless what it
     # renders was large last time (the lists, llms-full.txt: megabytes at 10,000 articles).
     parallel = len(targets) >= SMALL or sum(sizes.get(t.path, 0) for t in targets) >= LARGE
-    # The workers render with the build's pinned identity, as this process does.
-    setup = (functools.partial(Site.pin, Site.load()),)
+    # The workers render with the build cache's identity, as this process does.
+    setup = (functools.partial(Site.start_build_cache, Site.load()),)
     rendered = map_chunks(render_chunk, chunks, build.workers, output, parallel=parallel, setup=setup)
     with closing(rendered):  # a signal in this loop stops the pool now (workers.map_chunks)
         for results in rendered:
