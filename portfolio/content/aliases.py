@@ -8,7 +8,7 @@ of the item answers 301 to the new one. The rules, in one place:
 - which aliases are published (`moves`): those of projects and published articles. A draft is
   never published anywhere, so its aliases redirect nowhere until it is published (they are
   still checked, so that publishing it cannot clash);
-- the import's checks across files (`Checker`): an alias is no item's slug of the same kind and
+- the import's checks across files (`AliasChecker`): an alias is no item's slug of the same kind and
   is listed by one item only; a path is listed by one item only and shadows no address of the site
   (`shadowed`).
 
@@ -210,7 +210,7 @@ def page_slug_problem(slug):
     return f"/{slug} would be taken for the site's own address /{taken}"
 
 
-class Checker:
+class AliasChecker:
     """The import's checks of aliases across files, against the site as this import leaves it:
     `parsed(found)` for each file parsed, `problems()` once all are in, `write()` in the import's
     transaction. Only the aliases table (small: one row per alias) and the items named by

@@ -25,7 +25,7 @@ ITEM_ADDRESS = re.compile(r"^/(projects|articles)/([^/]+)$")
 ITEM_FILE = re.compile(r"^(projects|articles|pages)/([^/]+)\.md$")
 ROUTES = {"projects": "pages:project", "articles": "pages:article", "pages": "pages:page"}
 # The target recorded for a remote image: its host, which site.yaml's imageHosts must list
-# (references.Checker), or the page's Content-Security-Policy would refuse it.
+# (references.ReferenceChecker), or the page's Content-Security-Policy would refuse it.
 IMAGE_HOST = "image-host:"
 
 

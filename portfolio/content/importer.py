@@ -404,11 +404,11 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
     with import_pool(workers, len(jobs), len(images), with_media) as pool, transaction.atomic():
         resizing = Resizing(pool, images)
         writer = Writer(deleted)
-        checker = references.Checker(media.index, deleted, media.deleted)
-        renamed = aliases.Checker(files, deleted)
+        linked = references.ReferenceChecker(media.index, deleted, media.deleted)
+        renamed = aliases.AliasChecker(files, deleted)
         with closing(parse_all(jobs, pool, progress, resizing, with_media)) as parsed:
             for found in parsed:
-                checker.parsed(found)
+                linked.parsed(found)
                 renamed.parsed(found)
                 if found.errors:
                     errors.extend(found.errors)
@@ -420,14 +420,14 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
                     created += found.rel not in stored
                     updated += found.rel in stored
                     writer.add(found)
-        errors += checker.problems() + renamed.problems()
+        errors += linked.problems() + renamed.problems()
         # Inside the transaction: an image that cannot be resized fails the import like any error.
         errors += media.variant_problems(images, resizing.results())
         if errors:
             raise ContentInvalid(errors)  # rolls the transaction back: the database is as it was
         writer.flush()
         media.write()
-        checker.write()
+        linked.write()
         renamed.write()
         if made_by != IMPORT_VERSION:
             ImportState.store(IMPORT_VERSION)

@@ -81,7 +81,7 @@ def resolve_file(rel, raw, fields, body, content_hash, media_index):
 # --- the whole import --------------------------------------------------------------------------
 
 
-class Checker:
+class ReferenceChecker:
     """Checks every reference against the site as this import leaves it, then stores them.
 
     `parsed(found)` for each file parsed; `problems()` once all are in; `write()` in the
