@@ -456,6 +456,27 @@ def tag_list(value):
     return value
 
 
+def series_name(value):
+    """An article's `series`: the name of the one series it is a part of. Its page is
+    /series/<slug>, the slug made as a tag's (tag_slug), with a tag's rules."""
+    if not isinstance(value, str):
+        raise Invalid(f"expected the name of one series (a string); got {describe(value)}")
+    try:
+        tag_list([value])
+    except Invalid as exc:
+        raise Invalid(str(exc).removeprefix("item 0: ").replace("/tags/", "/series/")) from None
+    return value
+
+
+def whole_number(value):
+    """A whole number (0, 1, 2...), as YAML writes it unquoted."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise Invalid(f"expected a whole number (0, 1, 2...); got {describe(value)}")
+    if value > 2**31 - 1:
+        raise Invalid(f"expected at most {2**31 - 1:,}; got {value:,}")
+    return value
+
+
 def string_map(value):
     """A mapping of string to string, kept in the file's order as [key, value] pairs."""
     if not isinstance(value, dict):
@@ -510,6 +531,8 @@ ARTICLE = {
     "image": Field(media_path, required=False, default=""),
     "imageAlt": Field(text, required=False, default=""),
     "aliases": Field(alias_list, required=False, default=[]),
+    "series": Field(series_name, required=False, default=""),
+    "seriesOrder": Field(whole_number, required=False, default=None),
 }
 
 STACK_MODEL = {
@@ -630,6 +653,8 @@ def parse_markdown_file(raw, path, schema):
     errors = []
     clean = check(data, schema, path, errors)
     check_image_alt(data, path, errors)
+    if "seriesOrder" in data and "series" not in data:
+        errors.append(ContentError(path, "seriesOrder", "expected only with series; there is no series here"))
     if errors:
         raise ContentInvalid(errors)
     return clean, body

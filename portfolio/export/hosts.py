@@ -64,6 +64,7 @@ MARKDOWN_PAGES = {
     "/tags": "/tags.md",
     "/tags/:tag": "/tags/:tag.md",
     "/tags/:tag/page/:page": "/tags/:tag/page/:page.md",
+    "/series/:series": "/series/:series.md",
 }
 PAGES = ["/developers", "/search", "/contact*"]
 # Every markdown file (the twins, the pages' markdown forms, the skill): a placeholder above also
@@ -108,6 +109,7 @@ def header_rules():
         ("/llms-full*", TEXT),  # llms-full.txt and its parts, llms-full-<n>.txt
         ("/feed.xml", ATOM),
         ("/tags/:tag/feed.xml", ATOM),
+        ("/series/:series/feed.xml", ATOM),
         (STATIC, [IMMUTABLE]),
     ]
 
