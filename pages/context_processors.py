@@ -37,3 +37,15 @@ def links(request):
         return {"links": _links()}
     base_url = Site.load().base_url
     return {"links": {key: base_url + path for key, path in _links().items()}}
+
+
+def readers(request):
+    """`analytics` (site.yaml's provider's script: its address and data attributes, or None) and
+    `giscus_origin` (where the comments load from), for base.html and the article page."""
+    from .security import analytics_script, giscus_origin
+
+    try:
+        found = analytics_script(Site.load())
+    except Site.DoesNotExist:
+        found = None
+    return {"analytics": found[:2] if found else None, "giscus_origin": giscus_origin()}

@@ -23,6 +23,7 @@ PAGE_IDS = frozenset(
         "site-search",
         "series-title",
         "related-title",
+        "comments-title",
     }
 )
 SEPARATOR = "-"

@@ -589,6 +589,8 @@ def write_singleton(found):
                 "links": fields["links"],
                 "content_signals": fields["contentSignals"],
                 "image_hosts": fields["imageHosts"],
+                "comments": fields["comments"],
+                "analytics": fields["analytics"],
                 **imported_state(found),
             },
         )

@@ -424,6 +424,104 @@ def host_list(value):
     return value
 
 
+# site.yaml's `comments` (giscus, giscus.app) and `analytics` (one provider): what each needs.
+GISCUS_MAPPINGS = ("pathname", "url", "title", "og:title")  # those that need no `term`
+REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
+# An identifier written into an attribute (giscus' ids, Umami's website id, Cloudflare's token).
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,200}")
+GOATCOUNTER_CODE_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?")
+
+
+def _settings(value, fields, what):
+    """A mapping of exactly `fields` ({key: (rule, required)}): the checked values."""
+    if not isinstance(value, dict):
+        raise Invalid(f"expected a mapping of {', '.join(fields)}; got {describe(value)}")
+    for key in value:
+        if key not in fields:
+            raise Invalid(f"{key}: unknown key; expected one of {', '.join(fields)} ({what})")
+    clean = {}
+    for key, (rule, required) in fields.items():
+        if key not in value:
+            if required:
+                raise Invalid(f"{key}: required field is missing ({what})")
+            continue
+        try:
+            clean[key] = rule(value[key])
+        except Invalid as exc:
+            raise Invalid(f"{key}: {exc}") from None
+    return clean
+
+
+def _matching(pattern, expected):
+    def rule(value):
+        if not isinstance(value, str) or not pattern.fullmatch(value):
+            raise Invalid(f"expected {expected}; got {describe(value)}")
+        return value
+
+    return rule
+
+
+def _short_text(value):
+    value = text(value)
+    if len(value) > 200 or "\n" in value:
+        raise Invalid(f"expected one line of at most 200 characters; got {describe(value)}")
+    return value
+
+
+def https_script(value):
+    """The address of a script on another site: https, a host, a path."""
+    value = http_uri(value)
+    if not value.startswith("https://"):
+        raise Invalid(f"expected an https:// address; got {describe(value)}")
+    return value
+
+
+GISCUS = {
+    "repo": (_matching(REPO_RE, "owner/name, the GitHub repository holding the discussions"), True),
+    "repoId": (_matching(TOKEN_RE, "the repository's id from giscus.app (R_...)"), True),
+    "category": (_short_text, True),
+    "categoryId": (_matching(TOKEN_RE, "the category's id from giscus.app (DIC_...)"), True),
+    "mapping": (one_of(*GISCUS_MAPPINGS), False),
+}
+
+
+def comments(value):
+    """site.yaml's `comments`: {giscus: {repo, repoId, category, categoryId, mapping}}."""
+    if not isinstance(value, dict) or list(value) != ["giscus"]:
+        raise Invalid(
+            f"expected {{giscus: {{repo, repoId, category, categoryId, mapping}}}}; got {describe(value)}"
+        )
+    try:
+        giscus = _settings(value["giscus"], GISCUS, "giscus.app shows them")
+    except Invalid as exc:
+        raise Invalid(f"giscus: {exc}") from None
+    return {"giscus": {"mapping": "pathname", **giscus}}
+
+
+ANALYTICS = {
+    "plausible": {"domain": (_matching(IMAGE_HOST_RE, "the site's domain as Plausible names it"), True),
+                  "src": (https_script, False)},
+    "umami": {"websiteId": (_matching(TOKEN_RE, "the website id Umami gives"), True),
+              "src": (https_script, True)},
+    "goatcounter": {"code": (_matching(GOATCOUNTER_CODE_RE, "the site's code (<code>.goatcounter.com)"),
+                             True)},
+    "cloudflare": {"token": (_matching(TOKEN_RE, "the site's Web Analytics token"), True)},
+}  # fmt: skip
+
+
+def analytics(value):
+    """site.yaml's `analytics`: one provider and its settings."""
+    if not isinstance(value, dict) or len(value) != 1 or next(iter(value)) not in ANALYTICS:
+        raise Invalid(
+            f"expected one provider of {', '.join(ANALYTICS)} with its settings; got {describe(value)}"
+        )
+    [(provider, given)] = value.items()
+    try:
+        return {provider: _settings(given, ANALYTICS[provider], provider)}
+    except Invalid as exc:
+        raise Invalid(f"{provider}: {exc}") from None
+
+
 def tag_slug(tag):
     """The slug of a tag (an article's `tags` entry, a project's `stack` entry): its page is
     /tags/<slug>, and tags with the same slug are one tag."""
@@ -570,6 +668,8 @@ SITE = {
     "links": Field(records(SITE_LINK), required=False, default=[]),
     "contentSignals": Field(content_signals, required=False, default=CONTENT_SIGNALS),
     "imageHosts": Field(host_list, required=False, default=[]),
+    "comments": Field(comments, required=False, default={}),
+    "analytics": Field(analytics, required=False, default={}),
 }
 
 

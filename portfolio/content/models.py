@@ -310,6 +310,10 @@ class Site(Imported):
     image_hosts = models.JSONField(
         default=list, blank=True, help_text="site.yaml's imageHosts: hosts whose images bodies may show."
     )
+    comments = models.JSONField(default=dict, blank=True, help_text="site.yaml's comments: {giscus: {...}}.")
+    analytics = models.JSONField(
+        default=dict, blank=True, help_text="site.yaml's analytics: {provider: {...}}."
+    )
 
     class Meta:
         verbose_name = "site identity"

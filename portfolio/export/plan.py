@@ -116,6 +116,7 @@ def code_hash():
         digest.update(str(path.relative_to(settings.BASE_DIR)).encode() + b"\0" + path.read_bytes())
     digest.update(Site.load().base_url.encode())
     digest.update(getattr(settings, "CONTACT_SERVICE_URL", "").encode())
+    digest.update(settings.GISCUS_ORIGIN.encode())
     return digest.hexdigest()
 
 
