@@ -49,3 +49,15 @@ def navigation(request):
     """`nav_pages`: the standalone pages the header links to, after its own links. The contact
     service's pages have none (its database holds no content; it has its own context processor)."""
     return {"nav_pages": nav_pages()}
+
+
+def readers(request):
+    """`analytics` (site.yaml's provider's script: its address and data attributes, or None) and
+    `giscus_origin` (where the comments load from), for base.html and the article page."""
+    from .security import analytics_script, giscus_origin
+
+    try:
+        found = analytics_script(Site.load())
+    except Site.DoesNotExist:
+        found = None
+    return {"analytics": found[:2] if found else None, "giscus_origin": giscus_origin()}

@@ -1,5 +1,6 @@
 """The Atom feeds: /feed.xml (SiteFeed), the newest projects and published articles, and
-/tags/<slug>/feed.xml (TagFeed), a tag's newest; newest first, then by slug. Each entry carries
+/tags/<slug>/feed.xml (TagFeed), a tag's newest, and /series/<slug>/feed.xml (SeriesFeed), a
+series' parts; newest first, then by slug. Each entry carries
 its description as the summary and its rendered body as the content, with absolute addresses.
 
 Every link and id is absolute from base_url: syndication would otherwise complete relative links
@@ -19,7 +20,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
-from pages import tags
+from pages import series, tags
 from pages.plain_text import xml_text
 from portfolio.content.models import Article, Project, Site
 
@@ -97,7 +98,7 @@ class Channel(NamedTuple):
     subtitle: str
     page: str  # the address of the page it follows
     address: str  # its own
-    tag: str = ""  # the tag's slug
+    tag: str = ""  # the tag's slug (the series', in a series' feed)
 
 
 class SiteFeed(Feed):
@@ -183,3 +184,22 @@ class TagFeed(SiteFeed):
     def entries(self, channel):
         taggings = list(tags.tagged(channel.tag)[: self.max_entries])
         return [item for _kind, item in tags.items_of(taggings, PROJECT_ENTRY, ARTICLE_ENTRY)]
+
+
+class SeriesFeed(SiteFeed):
+    """/series/<slug>/feed.xml: the parts of one series, newest first, as the site's feed."""
+
+    def get_object(self, request, slug):
+        found = series.series(slug)
+        if found is None:
+            raise Http404("No such series")
+        site = Site.load()
+        about = f"The parts of the series “{found.name}”, newest first."
+        return Channel(
+            site, f"{found.name} · {site.title}", about, found.address, found.feed_address, found.slug
+        )
+
+    def entries(self, channel):
+        parts = series.parts_of(series.series(channel.tag), ARTICLE_ENTRY)
+        parts.sort(key=lambda entry: (-entry.date.toordinal(), entry.slug))
+        return parts[: self.max_entries]

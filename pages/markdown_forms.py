@@ -1,6 +1,6 @@
 """The markdown forms of the pages that list things: the home page, the project and article lists
-and their later pages, /stack, /tags and each tag's pages. Each is its page's address plus `.md`
-(`/index.md` for `/`), built as a file like the items' twins (pages/twins.py), and answered
+and their later pages, /stack, /tags, each tag's pages and each series' page. Each is its page's
+address plus `.md` (`/index.md` for `/`), built as a file like the items' twins (pages/twins.py), and answered
 instead of the page to an Accept that prefers markdown (pages/negotiation.py).
 
 Each shows what its page shows, from the page's own view and context: a `# ` title, then the
@@ -41,4 +41,9 @@ class ArticleList(views.ArticleList):
 
 class TagPage(views.TagPage):
     template_name = "pages/markdown/tag.md"
+    content_type = MARKDOWN
+
+
+class SeriesPage(views.SeriesPage):
+    template_name = "pages/markdown/series.md"
     content_type = MARKDOWN

@@ -84,7 +84,7 @@ class SecurityHeadersMiddleware:
         ):
             return response
         try:
-            headers = security_headers()
+            headers = security_headers(request.path_info)
         except Site.DoesNotExist:
             return response
         for header in headers:

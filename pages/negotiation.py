@@ -19,7 +19,7 @@ CATALOG_LINK = '</.well-known/api-catalog>; rel="api-catalog"'
 # deploy/nginx.conf hold the same expression; a test compares them). A tag's slug may be
 # percent-encoded; no segment holds a dot (`/projects/x.md` is a file, not a page).
 MARKDOWN_PAGE_PATH = (
-    r"^/$|^/(projects|articles|stack|tags)$|^/(projects|articles|tags)/[^/.]+$"
+    r"^/$|^/(projects|articles|stack|tags)$|^/(projects|articles|tags|series)/[^/.]+$"
     r"|^/(projects|articles)/page/[0-9]+$|^/tags/[^/.]+/page/[0-9]+$"
 )
 MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)

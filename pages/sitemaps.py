@@ -1,4 +1,5 @@
-"""/sitemap-index.xml and its sections (/sitemap-pages.xml, -projects, -articles, -tags).
+"""/sitemap-index.xml and its sections (/sitemap-pages.xml, -projects, -articles, -tags, and
+-series when there is one).
 
 django.contrib.sitemaps builds locations from the request's scheme and host, which
 django-distill's internal request gets wrong (`None://localhost`): locations here come from
@@ -8,11 +9,12 @@ from django.contrib.sitemaps import Sitemap
 from django.contrib.sitemaps.views import SitemapIndexItem
 from django.contrib.sitemaps.views import sitemap as sitemap_view
 from django.db.models import Max
+from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.functional import cached_property
 
-from pages import tags
+from pages import series, tags
 from pages.plain_text import xml_text
 from pages.views import later_article_pages, later_project_pages, page_numbers
 from portfolio.content.models import Article, Page, Project, Site, Stack, Tagging
@@ -129,27 +131,58 @@ class TagSitemap(BaseUrlSitemap):
         return Tagging.objects.aggregate(latest=Max("date"))["latest"]
 
 
+class SeriesSitemap(BaseUrlSitemap):
+    """The page of every series, dated by its newest part."""
+
+    def items(self):
+        return series.all_series()
+
+    def location(self, found):
+        return found.address
+
+    def lastmod(self, found):
+        return found.latest
+
+    def get_latest_lastmod(self):
+        return max((found.latest for found in series.all_series()), default=None)
+
+
 # One section holds at most 50,000 URLs (Sitemap.limit); past that the view paginates with ?p=,
 # which a static host cannot serve: split the section instead.
-SECTIONS = {"pages": PageSitemap, "projects": ProjectSitemap, "articles": ArticleSitemap, "tags": TagSitemap}
+SECTIONS = {
+    "pages": PageSitemap,
+    "projects": ProjectSitemap,
+    "articles": ArticleSitemap,
+    "tags": TagSitemap,
+    "series": SeriesSitemap,
+}
 
 
 def section_names():
-    return list(SECTIONS)
+    """The sections there are: the series' only when there is a series (a site without one, or
+    whose series have no published part, shows no trace of them)."""
+    names = list(SECTIONS)
+    if not any(True for _ in series.series_slugs()):
+        names.remove("series")
+    return names
 
 
 def section(request, section):
+    if section not in section_names():
+        raise Http404("No such sitemap section")
     # django.contrib.sitemaps' own sitemap.xml, in Jinja2: 9,000 URLs in DTL took half a second.
     return sitemap_view(request, SECTIONS, section=section, template_name="pages/sitemap.xml")
 
 
 def index(request):
     base_url = xml_text(Site.load().base_url)
+    names = section_names()
     entries = [
         SitemapIndexItem(
             base_url + reverse("pages:sitemap", kwargs={"section": name}), sitemap().get_latest_lastmod()
         )
         for name, sitemap in SECTIONS.items()
+        if name in names
     ]
     context = {"sitemaps": entries}
     return TemplateResponse(request, "sitemap_index.xml", context, content_type="application/xml")

@@ -9,8 +9,8 @@ from django.urls import register_converter
 from portfolio.content.distill import project_slugs, published_article_slugs, published_page_slugs
 from portfolio.shows import CODE, LISTS, SITE, Shows, distill_path
 
-from . import assets, cards, markdown_forms, media, sitemaps, skills, tags, twins, views
-from .feeds import SiteFeed, TagFeed
+from . import assets, cards, markdown_forms, media, series, sitemaps, skills, tags, twins, views
+from .feeds import SeriesFeed, SiteFeed, TagFeed
 from .negotiation import markdown_name, markdown_path
 
 register_converter(tags.TagConverter, "tag")
@@ -130,6 +130,25 @@ urlpatterns = [
         distill_func=tags.tag_slugs,
         distill_file="tags/{}/feed.xml",
         shows=Shows("tag-feed", "{}"),
+    ),
+    # The series (pages/series.py): each one's page, its markdown form and its feed, at the
+    # addresses a tag's have under /series/ (the slug made as a tag's).
+    *with_markdown_form(
+        "series/<tag:slug>",
+        views.SeriesPage.as_view(),
+        markdown_forms.SeriesPage.as_view(),
+        name="series",
+        distill_func=series.series_slugs,
+        distill_file="series/{}.html",
+        shows=Shows("series-page", "{}"),
+    ),
+    distill_path(
+        "series/<tag:slug>/feed.xml",
+        SeriesFeed(),
+        name="series-feed",
+        distill_func=series.series_slugs,
+        distill_file="series/{}/feed.xml",
+        shows=Shows("series-feed", "{}"),
     ),
     *with_markdown_form(
         "stack",

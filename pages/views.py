@@ -15,7 +15,7 @@ from portfolio.batch import Batched
 from portfolio.content.loader import CONTENT_SIGNALS
 from portfolio.content.models import Article, Page, Project, Site, Stack
 
-from . import tags
+from . import series, tags
 from .assets import url as static
 from .twins import llms_full_parts
 
@@ -159,6 +159,9 @@ class ArticlePage(Batched, ItemPage):
         context = super().get_context_data(**kwargs)
         if self.object.draft:
             context["json_twin"] = None  # the API never serves a draft
+        else:  # a draft is no part of a series and has no related articles: it is in no index
+            context["series_box"] = series.series_box(self.object.slug)
+            context["related"] = series.related(self.object.slug)
         return context
 
 
@@ -206,6 +209,20 @@ class TagPage(ListPage):
         if self.tag is None:
             raise Http404("No such tag")
         return {**super().context(number), "tag": self.tag}
+
+
+class SeriesPage(View):
+    """A series' published parts, in its order, on one page."""
+
+    template_name = "pages/series.html"
+    content_type = None  # the template's (pages/markdown_forms.py gives text/markdown)
+
+    def get(self, request, slug):
+        found = series.series(slug)
+        if found is None:
+            raise Http404("No such series")
+        context = {"series": found, "parts": series.parts_of(found, ARTICLE_ITEM)}
+        return render(request, self.template_name, context, content_type=self.content_type)
 
 
 def stack_context():

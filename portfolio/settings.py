@@ -171,6 +171,7 @@ TEMPLATES = [
                 "portfolio.content.context_processors.site",
                 "pages.context_processors.links",
                 "pages.context_processors.navigation",
+                "pages.context_processors.readers",
             ],
         },
     },
@@ -309,6 +310,10 @@ CONTACT_TRUSTED_PROXIES = (
 # slash). With CONTACT_CROSS_ORIGIN the form posts straight to it (CORS); otherwise the static
 # host proxies /api/contact to it (contact.hosting.redirect_rules()).
 CONTACT_SERVICE_URL = os.environ.get("CONTACT_SERVICE_URL", "").strip().rstrip("/")
+# Where giscus (site.yaml's comments) is served from: its script, frame and stylesheet, which the
+# articles' Content-Security-Policy allows. Another origin only for a self-hosted giscus, or the
+# tests' stand-in on the loopback address.
+GISCUS_ORIGIN = os.environ.get("GISCUS_ORIGIN", "https://giscus.app").strip().rstrip("/")
 CONTACT_CROSS_ORIGIN = env_bool("CONTACT_CROSS_ORIGIN")
 # The proof of work the form's script solves before posting (contact/challenge.py, ALTCHA v1): the
 # largest number a challenge may hide (a browser tries half of them on average), how long a

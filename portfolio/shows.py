@@ -31,14 +31,17 @@ WHOLE = {
 }
 IN_PIECES = {
     "projects": "one project whole (its slug)",
-    "articles": "one published article whole, and the titles of the articles either side (its slug)",
+    "articles": "one published article whole, the titles of the articles either side, of the parts "
+    "of its series and of its related articles (its slug)",
     "pages": "one published standalone page whole (its slug)",
     "projects-page": "one page of /projects: its projects as the lists show them (its number)",
     "articles-page": "one page of /articles (its number)",
     "tag-page": "one page of a tag: its items as the lists show them (slug:number)",
     "tag-feed": "a tag's newest items whole (its slug)",
+    "series-page": "a series' page: its name and its parts as the lists show them (its slug)",
+    "series-feed": "a series' parts whole (its slug)",
     "llms-full": "one part of llms-full.txt: its items whole (its number)",
-    "sitemap": "one section of the sitemap (projects, articles, tags: their addresses and dates; "
+    "sitemap": "one section of the sitemap (projects, articles, tags, series: their addresses and dates; "
     "pages: as `lists`)",
     "media": "one media file's bytes, not the code (its path)",
     "card": "one item's social card: its title and date (kind:slug)",

@@ -15,7 +15,17 @@ CONTENTS_MIN = 3
 # Ids the templates around a body give their own elements (base.html, the detail pages,
 # includes/contents.html): a heading whose slug is one of them gets "-section" added, so that
 # every id on the page stays unique. tests/pages/test_contents.py reads them from the templates.
-PAGE_IDS = frozenset({"main", "case-study-title", "contents-title", "site-search"})
+PAGE_IDS = frozenset(
+    {
+        "main",
+        "case-study-title",
+        "contents-title",
+        "site-search",
+        "series-title",
+        "related-title",
+        "comments-title",
+    }
+)
 SEPARATOR = "-"
 NUMBERED = re.compile(r"^(.*)_([0-9]+)$")
 # The inline tokens whose text a heading's id and name are made of (raw HTML tags are not text).

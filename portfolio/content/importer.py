@@ -13,6 +13,7 @@ from concurrent.futures import TimeoutError
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
+from itertools import groupby
 from pathlib import Path
 
 from django.conf import settings
@@ -32,6 +33,7 @@ from .models import (
     Page,
     Project,
     ScheduledArticle,
+    SeriesPart,
     Site,
     Stack,
     StackModel,
@@ -159,7 +161,10 @@ def listing(folder, collection, only):
 # before them lack. "whole values 1": the rules' patterns match whole values (rows made before
 # may hold a slug or an alias ending in a line break, which no address can be made of). "image
 # hosts 1": the hosts of the bodies' remote images, recorded as references (references.py).
-IMPORT_VERSION = f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1, whole values 1, image hosts 1"
+# "series 1": the articles' series (models.SeriesPart), which rows made before lack.
+IMPORT_VERSION = (
+    f"render {RENDER_VERSION}, variants {VARIANT_VERSION}, tags 1, whole values 1, image hosts 1, series 1"
+)
 
 
 # {path under media/: Media} of the import under way, in the process that parses its files: the
@@ -426,6 +431,9 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         if errors:
             raise ContentInvalid(errors)  # rolls the transaction back: the database is as it was
         writer.flush()
+        errors = series_problems()
+        if errors:
+            raise ContentInvalid(errors)  # the rows of every series, as written: rolled back
         media.write()
         linked.write()
         renamed.write()
@@ -486,6 +494,7 @@ class Writer:
         if collection == "articles":
             scheduled, self.scheduled = self.scheduled, []
             ScheduledArticle.objects.bulk_create(scheduled, batch_size=BATCH)
+            SeriesPart.objects.bulk_create(filter(None, map(series_part, rows)), batch_size=BATCH)
 
     @staticmethod
     def delete(collection, slugs):
@@ -495,6 +504,7 @@ class Writer:
             Tagging.objects.filter(kind=collection, item__in=batch).delete()
             if collection == "articles":
                 ScheduledArticle.objects.filter(slug__in=batch).delete()
+                SeriesPart.objects.filter(article__in=batch).delete()
 
 
 def taggings(collection, row):
@@ -510,6 +520,50 @@ def taggings(collection, row):
         Tagging(slug=slug, name=name, kind=collection, item=row.slug, date=row.date)
         for slug, name in spelt.items()
     ]
+
+
+def series_part(row):
+    """The SeriesPart of a published article in a series, or None."""
+    if row.draft or not row.series:
+        return None
+    return SeriesPart(
+        article=row.slug,
+        slug=loader.tag_slug(row.series),
+        name=row.series,
+        order=row.series_order,
+        date=row.date,
+    )
+
+
+def series_problems():
+    """The problems of the series as written (every published part, changed or not): a series is
+    ordered by `seriesOrder` when every part has one, by date when none has; some but not all is
+    an error naming the files, as is one order given to two parts."""
+    problems = []
+    parts = SeriesPart.objects.order_by("slug", "order", "date", "article").values_list(
+        "slug", "article", "order"
+    )
+    for _slug, group in groupby(parts, key=lambda part: part[0]):
+        group = list(group)
+        without = [f"articles/{article}.md" for _, article, order in group if order is None]
+        if without and len(without) < len(group):
+            others = ", ".join(f"articles/{article}.md" for _, article, order in group if order is not None)
+            for rel in without:
+                problems.append(
+                    ContentError(
+                        rel,
+                        "seriesOrder",
+                        f"the other parts of its series ({others}) have one: "
+                        "give every part a seriesOrder, or none",
+                    )  # fmt: skip
+                )
+        for order, same in groupby((part for part in group if part[2] is not None), key=lambda part: part[2]):
+            same = [f"articles/{article}.md" for _, article, _ in same]
+            for rel in same[1:]:
+                problems.append(
+                    ContentError(rel, "seriesOrder", f"{order} is also the seriesOrder of {same[0]}")
+                )
+    return problems
 
 
 def rows_of(rel):
@@ -542,6 +596,8 @@ def write_singleton(found):
                 "links": fields["links"],
                 "content_signals": fields["contentSignals"],
                 "image_hosts": fields["imageHosts"],
+                "comments": fields["comments"],
+                "analytics": fields["analytics"],
                 **imported_state(found),
             },
         )
@@ -574,7 +630,10 @@ def build_row(model, found):
         return Page(**common, draft=fields["draft"], nav=fields["nav"], order=fields["order"])
     common["date"], common["image"] = fields["date"], fields["image"]
     if model is Article:
-        return Article(**common, tags=fields["tags"], draft=fields["draft"])
+        article = Article(**common, tags=fields["tags"], draft=fields["draft"])
+        # Not columns of the article's row: its SeriesPart (series_part()).
+        article.series, article.series_order = fields.get("series", ""), fields.get("seriesOrder")
+        return article
     return Project(
         **common,
         tagline=fields["tagline"],

@@ -431,6 +431,104 @@ def host_list(value):
     return value
 
 
+# site.yaml's `comments` (giscus, giscus.app) and `analytics` (one provider): what each needs.
+GISCUS_MAPPINGS = ("pathname", "url", "title", "og:title")  # those that need no `term`
+REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
+# An identifier written into an attribute (giscus' ids, Umami's website id, Cloudflare's token).
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,200}")
+GOATCOUNTER_CODE_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?")
+
+
+def _settings(value, fields, what):
+    """A mapping of exactly `fields` ({key: (rule, required)}): the checked values."""
+    if not isinstance(value, dict):
+        raise Invalid(f"expected a mapping of {', '.join(fields)}; got {describe(value)}")
+    for key in value:
+        if key not in fields:
+            raise Invalid(f"{key}: unknown key; expected one of {', '.join(fields)} ({what})")
+    clean = {}
+    for key, (rule, required) in fields.items():
+        if key not in value:
+            if required:
+                raise Invalid(f"{key}: required field is missing ({what})")
+            continue
+        try:
+            clean[key] = rule(value[key])
+        except Invalid as exc:
+            raise Invalid(f"{key}: {exc}") from None
+    return clean
+
+
+def _matching(pattern, expected):
+    def rule(value):
+        if not isinstance(value, str) or not pattern.fullmatch(value):
+            raise Invalid(f"expected {expected}; got {describe(value)}")
+        return value
+
+    return rule
+
+
+def _short_text(value):
+    value = text(value)
+    if len(value) > 200 or "\n" in value:
+        raise Invalid(f"expected one line of at most 200 characters; got {describe(value)}")
+    return value
+
+
+def https_script(value):
+    """The address of a script on another site: https, a host, a path."""
+    value = http_uri(value)
+    if not value.startswith("https://"):
+        raise Invalid(f"expected an https:// address; got {describe(value)}")
+    return value
+
+
+GISCUS = {
+    "repo": (_matching(REPO_RE, "owner/name, the GitHub repository holding the discussions"), True),
+    "repoId": (_matching(TOKEN_RE, "the repository's id from giscus.app (R_...)"), True),
+    "category": (_short_text, True),
+    "categoryId": (_matching(TOKEN_RE, "the category's id from giscus.app (DIC_...)"), True),
+    "mapping": (one_of(*GISCUS_MAPPINGS), False),
+}
+
+
+def comments(value):
+    """site.yaml's `comments`: {giscus: {repo, repoId, category, categoryId, mapping}}."""
+    if not isinstance(value, dict) or list(value) != ["giscus"]:
+        raise Invalid(
+            f"expected {{giscus: {{repo, repoId, category, categoryId, mapping}}}}; got {describe(value)}"
+        )
+    try:
+        giscus = _settings(value["giscus"], GISCUS, "giscus.app shows them")
+    except Invalid as exc:
+        raise Invalid(f"giscus: {exc}") from None
+    return {"giscus": {"mapping": "pathname", **giscus}}
+
+
+ANALYTICS = {
+    "plausible": {"domain": (_matching(IMAGE_HOST_RE, "the site's domain as Plausible names it"), True),
+                  "src": (https_script, False)},
+    "umami": {"websiteId": (_matching(TOKEN_RE, "the website id Umami gives"), True),
+              "src": (https_script, True)},
+    "goatcounter": {"code": (_matching(GOATCOUNTER_CODE_RE, "the site's code (<code>.goatcounter.com)"),
+                             True)},
+    "cloudflare": {"token": (_matching(TOKEN_RE, "the site's Web Analytics token"), True)},
+}  # fmt: skip
+
+
+def analytics(value):
+    """site.yaml's `analytics`: one provider and its settings."""
+    if not isinstance(value, dict) or len(value) != 1 or next(iter(value)) not in ANALYTICS:
+        raise Invalid(
+            f"expected one provider of {', '.join(ANALYTICS)} with its settings; got {describe(value)}"
+        )
+    [(provider, given)] = value.items()
+    try:
+        return {provider: _settings(given, ANALYTICS[provider], provider)}
+    except Invalid as exc:
+        raise Invalid(f"{provider}: {exc}") from None
+
+
 def tag_slug(tag):
     """The slug of a tag (an article's `tags` entry, a project's `stack` entry): its page is
     /tags/<slug>, and tags with the same slug are one tag."""
@@ -460,6 +558,27 @@ def tag_list(value):
                 f"item {index}: its address (/tags/<slug>) would be {len(slug.encode()):,} bytes long; "
                 f"expected at most {TAG_SLUG_MAX_BYTES}"
             )
+    return value
+
+
+def series_name(value):
+    """An article's `series`: the name of the one series it is a part of. Its page is
+    /series/<slug>, the slug made as a tag's (tag_slug), with a tag's rules."""
+    if not isinstance(value, str):
+        raise Invalid(f"expected the name of one series (a string); got {describe(value)}")
+    try:
+        tag_list([value])
+    except Invalid as exc:
+        raise Invalid(str(exc).removeprefix("item 0: ").replace("/tags/", "/series/")) from None
+    return value
+
+
+def counting_number(value):
+    """A whole number (0, 1, 2...), as YAML writes it unquoted."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise Invalid(f"expected a whole number (0, 1, 2...); got {describe(value)}")
+    if value > 2**31 - 1:
+        raise Invalid(f"expected at most {2**31 - 1:,}; got {value:,}")
     return value
 
 
@@ -517,6 +636,8 @@ ARTICLE = {
     "image": Field(media_path, required=False, default=""),
     "imageAlt": Field(text, required=False, default=""),
     "aliases": Field(alias_list, required=False, default=[]),
+    "series": Field(series_name, required=False, default=""),
+    "seriesOrder": Field(counting_number, required=False, default=None),
 }
 
 # A standalone page, at /<slug>: an article's fields less its date, tags and image, and its place
@@ -565,6 +686,8 @@ SITE = {
     "links": Field(records(SITE_LINK), required=False, default=[]),
     "contentSignals": Field(content_signals, required=False, default=CONTENT_SIGNALS),
     "imageHosts": Field(host_list, required=False, default=[]),
+    "comments": Field(comments, required=False, default={}),
+    "analytics": Field(analytics, required=False, default={}),
 }
 
 
@@ -651,6 +774,8 @@ def parse_markdown_file(raw, path, schema):
         check_image_alt(data, path, errors)
     if "nav" in schema:
         check_nav_order(data, path, errors)
+    if "seriesOrder" in data and "series" not in data:
+        errors.append(ContentError(path, "seriesOrder", "expected only with series; there is no series here"))
     if errors:
         raise ContentInvalid(errors)
     return clean, body

@@ -306,6 +306,27 @@ class Tagging(models.Model):
         return f"{self.kind}/{self.item}: {self.name}"
 
 
+class SeriesPart(models.Model):
+    """One published article's place in its series (front matter `series`, `seriesOrder`), written
+    by the importer with the article, as Tagging is: a draft's or a scheduled article's series is
+    not here, so a series of drafts alone leaves no trace. A table of its own: the articles' rows
+    keep their bodies last (0004)."""
+
+    article = models.SlugField(max_length=SLUG_MAX, primary_key=True, help_text="The article's slug.")
+    slug = models.CharField(max_length=TAG_SLUG_MAX_BYTES, help_text="The series' slug (loader.tag_slug).")
+    name = models.CharField(max_length=LINE_MAX, help_text="The series as this article spells it.")
+    order = models.PositiveIntegerField(null=True, blank=True, help_text="Its seriesOrder, if any.")
+    date = models.DateField()
+
+    class Meta:
+        ordering = ["slug", "order", "date", "article"]
+        indexes = [models.Index(fields=["slug", "order", "date", "article"], name="series_part_order")]
+        verbose_name = "series part"
+
+    def __str__(self):
+        return f"{self.name}: {self.article}"
+
+
 # The site identity read in the current request, when Site.read_once() is on.
 _request_reads = contextvars.ContextVar("site_reads", default=None)
 
@@ -324,6 +345,10 @@ class Site(Imported):
     )
     image_hosts = models.JSONField(
         default=list, blank=True, help_text="site.yaml's imageHosts: hosts whose images bodies may show."
+    )
+    comments = models.JSONField(default=dict, blank=True, help_text="site.yaml's comments: {giscus: {...}}.")
+    analytics = models.JSONField(
+        default=dict, blank=True, help_text="site.yaml's analytics: {provider: {...}}."
     )
 
     class Meta:

@@ -27,7 +27,7 @@ import re
 from urllib.parse import unquote
 
 from pages.negotiation import CATALOG_LINK
-from pages.security import content_security_policy, security_headers
+from pages.security import article_policy, content_security_policy, security_headers
 
 # (source, destination) of 200 rewrites, in order: the topmost matching rule wins.
 REWRITES = [
@@ -64,6 +64,7 @@ MARKDOWN_PAGES = {
     "/tags": "/tags.md",
     "/tags/:tag": "/tags/:tag.md",
     "/tags/:tag/page/:page": "/tags/:tag/page/:page.md",
+    "/series/:series": "/series/:series.md",
 }
 PAGES = ["/developers", "/search", "/contact*"]
 # Every markdown file (the twins, the pages' markdown forms, the skill): a placeholder above also
@@ -90,7 +91,7 @@ def header_rules(pages=()):
     index = [*API_HEADERS, f"Link: {CATALOG_LINK}, {SERVICE_DESC_LINK}"]
     document = [*API_HEADERS, f"Link: {SERVICE_DESC_LINK}"]
     return [
-        ("/*", security_headers()),
+        *security_rules(),
         *(
             (pattern, [f"Link: {markdown_link(form)}, {CATALOG_LINK}", REVALIDATE])
             for pattern, form in [*MARKDOWN_PAGES.items(), *((page, page + ".md") for page in pages)]
@@ -109,8 +110,31 @@ def header_rules(pages=()):
         ("/llms-full*", TEXT),  # llms-full.txt and its parts, llms-full-<n>.txt
         ("/feed.xml", ATOM),
         ("/tags/:tag/feed.xml", ATOM),
+        ("/series/:series/feed.xml", ATOM),
         (STATIC, [IMMUTABLE]),
     ]
+
+
+# With comments on, the paths whose pages are not an article's (`/articles/:slug`, its twin too):
+# each gets the site's policy beside `/*`'s, which is the articles'. A browser enforces every
+# policy a response carries (Cloudflare joins the two values with a comma, Netlify sends both),
+# so these get the narrower: the site's. Deeper paths (/articles/page/2, /tags/x/page/2...) are
+# matched by `/:a/:b/:c` and `/:a/:b/:c/*`; a two-segment address under no first segment of the
+# site's (an unknown one, answered with 404.html) keeps the articles' policy, which adds giscus.
+NOT_ARTICLES = ["/", "/:page", "/:a/:b/:c", "/:a/:b/:c/*", "/projects/*", "/tags/*", "/series/*",
+                "/contact/*", "/api/*", "/static/*", "/media/*", "/pagefind/*", "/cards/*",
+                "/.well-known/*"]  # fmt: skip
+
+
+def security_rules():
+    """The rules of the security headers: `/*` alone, or, when the articles' pages have a policy
+    of their own (comments), `/*` with it and the site's policy on every other path."""
+    articles = article_policy()
+    if articles is None:
+        return [("/*", security_headers())]
+    site = f"Content-Security-Policy: {content_security_policy()}"
+    everywhere = [f"Content-Security-Policy: {articles}", *security_headers()[1:]]
+    return [("/*", everywhere), *((pattern, [site]) for pattern in NOT_ARTICLES)]
 
 
 # The include of deploy/nginx.conf that holds the moves, written beside `_redirects`.
@@ -144,6 +168,8 @@ def nginx_redirects(moves):
     as Cloudflare and Netlify keep it."""
     lines = ["# The site's Content-Security-Policy, written by the build (as in _headers)."]
     lines += [f'set $portfolio_csp "{content_security_policy()}";']
+    if article_policy():  # comments: the articles' pages have their own
+        lines += [f'if ($uri ~ "^/articles/[^/]+$") {{ set $portfolio_csp "{article_policy()}"; }}']
     lines += ["# Old addresses of renamed items (front matter `aliases`), written by the build."]
     lines += [f"location = {nginx_location(old)} {{ return 301 {new}$is_args$args; }}" for old, new in moves]
     return "\n".join(lines) + "\n"

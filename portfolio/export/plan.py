@@ -21,6 +21,7 @@ from django_distill.request import generate_filename, get_uri_values
 from django_distill.utils import iter_url_patterns
 
 from contact.hosting import redirect_rules
+from pages import series as series_
 from pages.feeds import SiteFeed
 from pages.twins import llms_full_parts
 from portfolio.content import aliases, importer
@@ -115,6 +116,7 @@ def code_hash():
         digest.update(str(path.relative_to(settings.BASE_DIR)).encode() + b"\0" + path.read_bytes())
     digest.update(Site.load().base_url.encode())
     digest.update(getattr(settings, "CONTACT_SERVICE_URL", "").encode())
+    digest.update(settings.GISCUS_ORIGIN.encode())
     return digest.hexdigest()
 
 
@@ -157,6 +159,15 @@ class Keys:
         # targets share 10,000 of them).
         # `own`: what the item's page shows of the item alone (the search index's part of it).
         around = ["", *(f"{row[a_slug]}\0{row[a_title]}" for row in articles), ""]
+        # An article's page also shows its series (every part's title, in order) and its related
+        # articles (their titles and dates): pages/series.py, the same functions its view reads.
+        titles = {row[a_slug]: (row[a_title], row[a_date]) for row in articles}
+        every_series = series_.all_series()
+        shown_series = {}
+        for found in every_series:
+            box = (found.name, [(slug, titles[slug][0]) for slug, _ in found.parts])
+            shown_series.update((slug, box) for slug, _ in found.parts)
+        related = series_.related_index()
         self.own = {f"projects:{row[p_slug]}": hash_of(self.site, row[p_slug], row[-1]) for row in projects}
         # A standalone page shows itself and the site; llms.txt and the sitemap list the pages.
         pages = Page.objects.published().order_by("slug")
@@ -171,7 +182,8 @@ class Keys:
         for i, row in enumerate(articles):
             slug = row[a_slug]
             own = self.own[f"articles:{slug}"] = hash_of(self.site, slug, row[-1])
-            self.memo[f"articles:{slug}"] = hash_of(own, around[i], around[i + 2])
+            shown = (shown_series.get(slug), [(other, *titles[other]) for other in related.get(slug, ())])
+            self.memo[f"articles:{slug}"] = hash_of(own, around[i], around[i + 2], shown)
         # As text once, each row's and the whole list's (the same text as str() of the list):
         # each hash would make it again from 10,000 rows (25 ms each time).
         texts = {
@@ -184,7 +196,11 @@ class Keys:
         parts = llms_full_parts()
         size = settings.LIST_PAGE_SIZE  # the sitemap lists the lists' pages
         listed_pages = [row[:-1] for row in pages]
-        self.all = hash_of(self.site, stack, listed_projects, listed_articles, listed_pages, len(parts), size)
+        # The series there are (the sitemap's index names their section when there is one).
+        series_dates = [(found.slug, found.latest) for found in every_series]
+        self.all = hash_of(
+            self.site, stack, listed_projects, listed_articles, listed_pages, len(parts), size, series_dates
+        )
         hashes = {("projects", row[p_slug]): row[-1] for row in projects}
         hashes.update((("articles", row[a_slug]), row[-1]) for row in articles)
         for number, items in enumerate(parts, 1):
@@ -210,6 +226,17 @@ class Keys:
             for row, text in zip(articles, texts["articles"], strict=True)
         )
         tags = self.tag_keys(items)
+        # A series' page shows its name and what the lists show of its parts, in order; its feed
+        # their bodies too.
+        for found in every_series:
+            keys = [("articles", slug) for slug, _ in found.parts]
+            self.memo[f"series-page:{found.slug}"] = hash_of(
+                self.site, "series", found.slug, found.name, *(items[key][0] for key in keys)
+            )
+            whole = [f"{items[key][0]}\0{items[key][1]}" for key in keys]
+            self.memo[f"series-feed:{found.slug}"] = hash_of(
+                self.site, "series-feed", found.slug, found.name, *whole
+            )
         # The parts shown whole (portfolio/shows.py's WHOLE) and the sitemap's sections.
         self.shows = {
             "site": self.site,
@@ -224,6 +251,7 @@ class Keys:
             "sitemap:pages": self.all,  # every page of the lists, dated by the newest items
             "sitemap:projects": hash_of(self.site, [(row[p_slug], row[p_date]) for row in projects]),
             "sitemap:articles": hash_of(self.site, [(row[a_slug], row[a_date]) for row in articles]),
+            "sitemap:series": hash_of(self.site, "series-dates", series_dates),
         }
 
     def tag_keys(self, items):

@@ -46,7 +46,7 @@ LIST_KEYS = {"api/v1/projects.json": "projects", "api/v1/articles.json": "articl
 # bodies are escaped HTML (`&lt;a href="..."`), whose links are the pages' own.
 LLMS_LINK = re.compile(r"\]\((?P<url>[^)\s]+)\)")
 FEED_LINK = re.compile(r"""(?:<link href="(?P<url>[^"]+)")|(?:<id>(?P<id>[^<]+)</id>)""")
-LINK_SOURCE = re.compile(r"llms\.txt|feed\.xml|tags/[^/]+/feed\.xml")
+LINK_SOURCE = re.compile(r"llms\.txt|feed\.xml|(tags|series)/[^/]+/feed\.xml")
 # Where a draft could be named, in bytes: its address, its JSON slug, its JSON title; the group
 # is what follows the prefix (a slug's whole run of slug characters, or a JSON string).
 ADDRESS = re.compile(rb"/articles/([a-z0-9_-]*)")

@@ -232,6 +232,8 @@ class Move:
                  f"date: {date.isoformat()}"]  # fmt: skip
         if tags:
             lines.append("tags: [" + ", ".join(map(_quoted, tags)) + "]")
+        if series := _series(post):  # Hugo's `series` taxonomy (PaperMod): a list, one kept
+            lines.append(f"series: {_quoted(series)}")
         if _draft(post):
             lines.append("draft: true")
         image_key, image = self._image(post, slug, media)
@@ -245,7 +247,7 @@ class Move:
             message = f"{size:,} bytes is over the limit of {limit:,} bytes per file (CONTENT_MAX_FILE_BYTES)"
             raise loader.ContentInvalid([loader.ContentError(f"articles/{slug}.md", "file", message)])
         loader.parse_markdown_file(text.encode(), f"articles/{slug}.md", loader.ARTICLE)
-        mapped = {*site.known, key, image_key}
+        mapped = {*site.known, key, image_key, "series"}
         dropped = sorted(k for k in fields if k not in mapped and not (k == "draft" and fields[k] is False))
         return text, dropped
 
@@ -393,3 +395,18 @@ def _clean(text, post, what):
     if cleaned != text:
         post.warn(f"{what}: control characters removed")
     return cleaned
+
+
+def _series(post):
+    """The post's series (Hugo's `series`, a list or one name): its first, a warning naming the
+    rest (an article is a part of one series), or "" when it has none the format takes."""
+    value = post.fields.get("series")
+    names = [_oneline(name) for name in words([value] if isinstance(value, str) else value)]
+    if len(names) > 1:
+        post.warn(f"series: {', '.join(map(repr, names[1:]))} left out: an article is a part of one series")
+    for name in names[:1]:
+        try:
+            return loader.series_name(name)
+        except loader.Invalid as exc:
+            post.warn(f"series {name!r} left out: {exc}")
+    return ""

@@ -174,6 +174,50 @@ EDITS = [
 ]
 
 
+# Series and related articles (pages/series.py): an article's page shows its series' parts and
+# its related articles by title, a series' page and feed its parts.
+SERIES_EDITS = [
+    (
+        "start a series",
+        {
+            "articles/part-one.md": article(
+                "Part one", date="2026-02-02", tags="[python, guide]", extra='series: "The Guide"\n'
+            ),
+            "articles/part-two.md": article(
+                "Part two", date="2026-02-03", tags="[guide]", extra='series: "The Guide"\n'
+            ),
+        },
+    ),  # fmt: skip
+    (
+        "reorder a series",
+        {
+            "articles/part-one.md": (None, 'series: "The Guide"\n', 'series: "The Guide"\nseriesOrder: 2\n'),
+            "articles/part-two.md": (None, 'series: "The Guide"\n', 'series: "The Guide"\nseriesOrder: 1\n'),
+        },
+    ),
+    ("retitle a part", {"articles/part-one.md": (None, "Part one", "Part the first")}),
+    (
+        "tag a part as others are",
+        {"articles/part-two.md": (None, "tags: [guide]", "tags: [guide, python, intro]")},
+    ),
+    ("draft a part", {"articles/part-two.md": (None, "tags:", "draft: true\ntags:")}),
+    ("end the series", {"articles/part-one.md": None}),
+]
+
+
+def test_incremental_builds_equal_full_builds_with_series(site, content_dir, tmp_path):
+    """An edit of a series or of tags renders again every page whose series box, related
+    articles, series page, feed or sitemap changes: the incremental build equals a full one."""
+    site()
+    for name, change in SERIES_EDITS:
+        apply(content_dir, change)
+        result = site()
+        full = tree(site(tmp_path / "full", full=True).out_dir)
+        assert tree(tmp_path / "site") == full, name
+        assert result.carried > 0, name
+    assert not any(path.startswith("series/") for path in full)
+
+
 def apply(content_dir, change):
     for rel, data in change.items():
         path = content_dir / rel

@@ -217,3 +217,18 @@ def test_one_move_at_a_time_and_an_interrupted_one_writes_nothing(tmp_path):
     assert not dest.exists() and not dest.with_name(".dest.moving-in").exists()
     report, files = move("jekyll", SITES / "jekyll", dest)  # the lock went with the process
     assert "articles/relay-board.md" in files
+
+
+def test_a_post_in_several_series_keeps_the_first(tmp_path):
+    """Hugo's `series` is a taxonomy (a list): an article is a part of one series, the first,
+    and the others are named in a warning."""
+    source = tmp_path / "old"
+    post = source / "content" / "posts" / "twice.md"
+    post.parent.mkdir(parents=True)
+    (source / "hugo.toml").write_text('title = "Old"\nbaseURL = "https://old.example/"\n')
+    post.write_text('---\ntitle: "Twice"\ndate: 2021-01-02\nseries: ["First series", "Second"]\n---\nBody.\n')
+    out = io.StringIO()
+    call_command("import_from", "hugo", str(source), "--into", str(tmp_path / "new"), stdout=out, stderr=out)
+    text = (tmp_path / "new" / "articles" / "twice.md").read_text()
+    assert 'series: "First series"\n' in text
+    assert "series: 'Second' left out: an article is a part of one series" in out.getvalue()

@@ -49,7 +49,7 @@ def test_hugo(tmp_path):
     assert "```python\ndef focus(steps):\n    return steps * 2\n```" in first
     assert "[Video on YouTube](https://www.youtube.com/watch?v=dQw4w9WgXcQ)" in first
     assert "[the build log](bundle-post.md)" in first  # {{< ref >}} to the bundle's article
-    assert "dropped: series" in report
+    assert 'series: "Telescopes"\n' in first and "series" not in report  # PaperMod's series, kept
     # The page's address, then its aliases (a relative one taken from the page's folder).
     assert (
         'aliases:\n  - "/posts/first-light/"\n  - "/old/first-light/"\n  - "/posts/first-light-old"\n'
