@@ -164,7 +164,7 @@ def related_index():
 def related(slug):
     """The articles related to the published article `slug`, best first, with their titles,
     dates and addresses."""
-    slugs = related_index().get(slug, []) if Site._pinned else related_to(slug)
+    slugs = related_index().get(slug, []) if Site.has_build_cache() else related_to(slug)
     articles = {
         a.slug: a for a in Article.objects.published().filter(slug__in=slugs).only("slug", "title", "date")
     }

@@ -406,6 +406,10 @@ class Site(Imported):
         cls._build_site, cls._kept = site, {}
 
     @classmethod
+    def has_build_cache(cls):
+        return cls._build_site is not None
+
+    @classmethod
     def build_cached(cls, function):
         """Decorate a function of the whole content (no arguments): its answer is kept in the
         build cache while there is one, and computed on every call otherwise (the authoring server imports
