@@ -6,7 +6,7 @@
     verify.py        check the new files (drafts, links, the API's schema, the agent surfaces)
     publish.py       put them in place of DIR and record them in the manifest (manifest.py)
 
-One Build (state.py) is passed from step to step. Nothing in DIR changes until every check has
+One BuildState (state.py) is passed from step to step. Nothing in DIR changes until every check has
 passed: a failed or interrupted build leaves the previous output as it was. A build holds the
 folder's lock throughout; with nothing changed since the last build (the same inputs, every file
 as that build left it), it says so and stops before importing.
@@ -40,7 +40,7 @@ from .plan import plan
 from .publish import publish
 from .render import render
 from .search_index import index as index_search
-from .state import Build, BuildFailed
+from .state import BuildFailed, BuildState
 from .verify import verify
 
 
@@ -76,7 +76,7 @@ def build(out_dir, *, full=False, force=False, workers=None, wait=False, stderr=
     out_dir = Path(out_dir).resolve()
     check_target_folder(out_dir, force)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    state = Build(out_dir, full=full, workers=workers or os.cpu_count() or 1, stderr=stderr)
+    state = BuildState(out_dir, full=full, workers=workers or os.cpu_count() or 1, stderr=stderr)
     with build_lock(out_dir, wait, stderr):
         remove_leftovers(out_dir)
         state.previous = {} if full else manifest.read(out_dir)

@@ -37,14 +37,14 @@ KINDS = [
 ]
 
 
-def host_limit_problems(build):
+def host_limit_problems(state):
     """The host's limits the new build's files would break, one problem each."""
-    files = build.files
-    carried = build.previous.get("files", {})
+    files = state.files
+    carried = state.previous.get("files", {})
     sizes = {}
     for path in files:
-        if path in build.rendered:
-            sizes[path] = build.rendered[path][0]
+        if path in state.rendered:
+            sizes[path] = state.rendered[path][0]
         elif path in carried:
             sizes[path] = carried[path][1]
     problems = []
@@ -57,7 +57,7 @@ def host_limit_problems(build):
             f"... and {len(large) - LISTED:,} more files larger than HOST_MAX_FILE_BYTES "
             f"({settings.HOST_MAX_FILE_BYTES:,} bytes)"
         )
-    redirects = build.host_files.get("_redirects", "")
+    redirects = state.host_files.get("_redirects", "")
     static, dynamic = redirect_counts(redirects)
     if static > settings.HOST_MAX_STATIC_REDIRECTS:
         moved = sum(1 for line in redirects.split("\n") if line.endswith(" 301"))
@@ -79,7 +79,7 @@ def host_limit_problems(build):
             "(HOST_MAX_DYNAMIC_REDIRECTS) and ignores the rest of the file. Remove rules, or raise "
             "HOST_MAX_DYNAMIC_REDIRECTS only for a host that takes more."
         )
-    rules = header_rule_count(build.host_files.get("_headers", ""))
+    rules = header_rule_count(state.host_files.get("_headers", ""))
     if rules > settings.HOST_MAX_HEADER_RULES:
         problems.append(
             f"_headers: {rules:,} rules; the host takes {settings.HOST_MAX_HEADER_RULES:,} "

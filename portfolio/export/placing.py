@@ -17,12 +17,12 @@ class Output(NamedTuple):
     in_place: bool
 
 
-def record(build, path, placed):
+def record(state, path, placed):
     """Note a placed file in the build: its stat, and whether its bytes are new."""
     stat, new = placed
-    build.rendered[path] = stat
+    state.rendered[path] = stat
     if new:
-        build.written.add(path)
+        state.written.add(path)
 
 
 def place(body, path, output):

@@ -308,37 +308,37 @@ class Keys:
         raise LookupError(f"{target.uri} (route {target.route}): no {part} {piece!r} to show")
 
 
-def plan(build):
+def plan(state):
     """Fill in `build`'s targets, their keys, and which of them to render: those whose file the
     previous build's output cannot stand for."""
-    build.targets = targets()
-    duplicates = [path for path, n in Counter(t.path for t in build.targets).items() if n > 1]
+    state.targets = targets()
+    duplicates = [path for path, n in Counter(t.path for t in state.targets).items() if n > 1]
     if duplicates:
         raise BuildFailed([f"{path}: written by more than one URL" for path in sorted(duplicates)])
     key_of = Keys()
-    build.keys = {target.path: key_of(target) for target in build.targets}
-    build.own_keys = key_of.own
-    build.code = key_of.code
-    build.base_url = Site.load().base_url
-    build.drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
+    state.keys = {target.path: key_of(target) for target in state.targets}
+    state.own_keys = key_of.own
+    state.code = key_of.code
+    state.base_url = Site.load().base_url
+    state.drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
     moves = aliases.moves()
-    build.host_files = {
+    state.host_files = {
         "_headers": hosts.headers_file([page.get_absolute_url() for page in Page.objects.published()]),
         "_redirects": hosts.redirects_file(redirect_rules(), moves),
         hosts.NGINX_REDIRECTS: hosts.nginx_redirects(moves),
         hosts.ASSETS_IGNORE: hosts.assets_ignore(),
     }
-    build.redirect_pages = hosts.redirect_pages(moves, build.base_url) if settings.REDIRECT_PAGES else {}
-    build.host_files.update(build.redirect_pages)
-    if taken := sorted(set(build.redirect_pages) & {target.path for target in build.targets}):
+    state.redirect_pages = hosts.redirect_pages(moves, state.base_url) if settings.REDIRECT_PAGES else {}
+    state.host_files.update(state.redirect_pages)
+    if taken := sorted(set(state.redirect_pages) & {target.path for target in state.targets}):
         raise BuildFailed(
             [f"{path}: an old address's redirect page and a page of the site" for path in taken]
         )
-    previous = build.previous.get("files", {})
-    build.carried, build.to_render = [], []
-    for target in build.targets:
+    previous = state.previous.get("files", {})
+    state.carried, state.to_render = [], []
+    for target in state.targets:
         entry = previous.get(target.path)
-        if entry and entry[0] == build.keys[target.path] and target.path not in build.altered:
-            build.carried.append(target)
+        if entry and entry[0] == state.keys[target.path] and target.path not in state.altered:
+            state.carried.append(target)
         else:
-            build.to_render.append(target)
+            state.to_render.append(target)

@@ -1,4 +1,4 @@
-"""Step 4 of a build: put the verified files in place of the output folder, and record them.
+"""Step 5 of a build: put the verified files in place of the output folder, and record them.
 
 A stage that holds the whole new site (a first build, or one that rendered much of it) is swapped
 for the old folder in one rename. A stage that holds only an edit's new files has them moved into
@@ -18,31 +18,31 @@ from portfolio.content import schedule
 from . import manifest, plan
 
 
-def publish(build):
+def publish(state):
     with signals_held():  # the folder and its manifest change together
-        if build.in_place:
+        if state.in_place:
             # The host files too: a redirect page (REDIRECT_PAGES) goes with its alias.
             stale = (
-                set(build.previous.get("files", {})) | set(build.previous.get("host_files", {}))
-            ) - build.files
-            move_into(build.stage, build.out_dir, sorted(build.written), stale)
+                set(state.previous.get("files", {})) | set(state.previous.get("host_files", {}))
+            ) - state.files
+            move_into(state.stage, state.out_dir, sorted(state.written), stale)
         else:
-            swap(build.stage, build.out_dir)
-        files = {target.path: build.previous["files"][target.path] for target in build.carried}
-        for target in build.targets:
-            if target.path in build.rendered:
-                files[target.path] = [build.keys[target.path], *build.rendered[target.path]]
-        for path, key in build.search_files.items():  # search_index.py's, new or carried over
-            stat = build.rendered.get(path) or build.previous["files"][path][1:]
+            swap(state.stage, state.out_dir)
+        files = {target.path: state.previous["files"][target.path] for target in state.carried}
+        for target in state.targets:
+            if target.path in state.rendered:
+                files[target.path] = [state.keys[target.path], *state.rendered[target.path]]
+        for path, key in state.search_files.items():  # search_index.py's, new or carried over
+            stat = state.rendered.get(path) or state.previous["files"][path][1:]
             files[path] = [key, *stat]
-        manifest.write(build.out_dir, {
-            "inputs": build.inputs,
-            "drafts": plan.hash_of(build.drafts),
+        manifest.write(state.out_dir, {
+            "inputs": state.inputs,
+            "drafts": plan.hash_of(state.drafts),
             "schedule": schedule.window(),  # a build's date outside it has articles to (un)publish
-            "base_url": build.base_url,
+            "base_url": state.base_url,
             "files": files,
-            "search": build.search_keys,
-            "host_files": {path: build.rendered[path] for path in build.host_files},
+            "search": state.search_keys,
+            "host_files": {path: state.rendered[path] for path in state.host_files},
         })  # fmt: skip
 
 

@@ -98,38 +98,38 @@ def prepared(run):
     return {uri: (item, document) for (uri, item), document in zip(found.items(), documents, strict=True)}
 
 
-def render(build):
+def render(state):
     """Render `build.to_render` and the host files into a stage folder beside the output."""
-    previous = build.previous.get("files", {})
+    previous = state.previous.get("files", {})
     # An edit renders a few files: they go into the previous folder afterwards (publish.py).
     # More, and the stage becomes the whole new folder, the carried files linked into it.
-    build.in_place = bool(previous) and len(build.to_render) <= IN_PLACE_MAX
-    if not build.in_place:
-        for target in build.carried:
-            link_or_copy(os.path.join(build.out_dir, target.path), os.path.join(build.stage, target.path))
-    output = Output(str(build.stage), str(build.out_dir) if previous else None, build.in_place)
-    for path, text in build.host_files.items():
-        record(build, path, place(text.encode(), path, output))
+    state.in_place = bool(previous) and len(state.to_render) <= IN_PLACE_MAX
+    if not state.in_place:
+        for target in state.carried:
+            link_or_copy(os.path.join(state.out_dir, target.path), os.path.join(state.stage, target.path))
+    output = Output(str(state.stage), str(state.out_dir) if previous else None, state.in_place)
+    for path, text in state.host_files.items():
+        record(state, path, place(text.encode(), path, output))
     # The global files first (lists, sitemaps, llms-full.txt: up to half a second each at
     # 10,000 articles), largest first, so no worker is left with one at the end.
     sizes = {path: entry[1] for path, entry in previous.items()}
-    targets = sorted(build.to_render, key=lambda t: (not is_global(t), -sizes.get(t.path, 0)))
+    targets = sorted(state.to_render, key=lambda t: (not is_global(t), -sizes.get(t.path, 0)))
     chunks = [[t] for t in targets if is_global(t)]
     details = [t for t in targets if not is_global(t)]
-    size = max(1, min(CHUNK, len(details) // (build.workers * 8) or 1))
+    size = max(1, min(CHUNK, len(details) // (state.workers * 8) or 1))
     chunks += [details[i : i + size] for i in range(0, len(details), size)]
-    progress = build.progress("rendering", len(targets))
+    progress = state.progress("rendering", len(targets))
     done = 0
     # An edit renders here (forking the workers costs more than a few pages), unless what it
     # renders was large last time (the lists, llms-full.txt: megabytes at 10,000 articles).
     parallel = len(targets) >= SMALL or sum(sizes.get(t.path, 0) for t in targets) >= LARGE
     # The workers render with the build cache's identity, as this process does.
     setup = (functools.partial(Site.start_build_cache, Site.load()),)
-    rendered = map_chunks(render_chunk, chunks, build.workers, output, parallel=parallel, setup=setup)
+    rendered = map_chunks(render_chunk, chunks, state.workers, output, parallel=parallel, setup=setup)
     with closing(rendered):  # a signal in this loop stops the pool now (workers.map_chunks)
         for results in rendered:
             for path, stat, new in results:
-                record(build, path, (stat, new))
+                record(state, path, (stat, new))
             done += len(results)
             progress(done)
 

@@ -1,5 +1,6 @@
-"""The search index, made between render and verify: Pagefind (its PyPI package, `pagefind[bin]`)
-over the published pages worth finding, written into the stage's `pagefind/` like any new file.
+"""Step 3 of a build, the search index, made between render and verify: Pagefind (its PyPI
+package, `pagefind[bin]`) over the published pages worth finding, written into the stage's
+`pagefind/` like any new file.
 
 What is indexed: the page of each project and published article, the stack page, the
 developers page and each published standalone page (ROUTES, SITE_ROUTES), each page's
@@ -98,53 +99,53 @@ def bundles(targets):
     return {SITE: site, **dict(sorted(numbered.items(), key=lambda item: int(item[0])))}
 
 
-def index(build):
+def index(state):
     """Write the search index of `build` into its stage: carry over the bundles whose pages did
     not change, index the others."""
-    previous = build.previous.get("files", {})
-    previous_keys = build.previous.get("search", {})
+    previous = state.previous.get("files", {})
+    previous_keys = state.previous.get("search", {})
     previous_files = {}  # {bundle: [path]} of the previous build's index
     for path in previous:
         parts = path.split("/", 2)
         if parts[0] == FOLDER and len(parts) == 3:
             previous_files.setdefault(parts[1], []).append(path)
-    output = Output(str(build.stage), str(build.out_dir) if previous else None, build.in_place)
-    found = bundles(build.targets)
-    item_of = {target.path: target.depends for target in build.targets if target.route in ROUTES}
+    output = Output(str(state.stage), str(state.out_dir) if previous else None, state.in_place)
+    found = bundles(state.targets)
+    item_of = {target.path: target.depends for target in state.targets if target.route in ROUTES}
     to_index = {}
     for bundle, pages in found.items():
         if bundle == SITE:
-            shown = [(path, *(build.rendered.get(path) or previous[path][1:])) for path in pages]
+            shown = [(path, *(state.rendered.get(path) or previous[path][1:])) for path in pages]
         else:
-            shown = [(path, build.own_keys[item_of[path]]) for path in pages]
-        key = build.search_keys[bundle] = hash_of(build.code, bundle, shown)
+            shown = [(path, state.own_keys[item_of[path]]) for path in pages]
+        key = state.search_keys[bundle] = hash_of(state.code, bundle, shown)
         old = previous_files.get(bundle, [])
-        if previous_keys.get(bundle) == key and old and not build.altered.intersection(old):
+        if previous_keys.get(bundle) == key and old and not state.altered.intersection(old):
             for path in old:
-                build.search_files[path] = key
-                if not build.in_place:
-                    link_or_copy(os.path.join(build.out_dir, path), os.path.join(build.stage, path))
+                state.search_files[path] = key
+                if not state.in_place:
+                    link_or_copy(os.path.join(state.out_dir, path), os.path.join(state.stage, path))
         else:
             to_index[bundle] = pages
     if to_index:
-        write_bundles(build, to_index, output)
-    build.search_indexed = len(to_index)
+        write_bundles(state, to_index, output)
+    state.search_indexed = len(to_index)
     body = json.dumps({"bundles": [f"/{FOLDER}/{bundle}/" for bundle in found]}).encode()
-    record(build, LIST, place(body, LIST, output))
-    build.search_files[LIST] = hash_of(body)
+    record(state, LIST, place(body, LIST, output))
+    state.search_files[LIST] = hash_of(body)
 
 
-def write_bundles(build, to_index, output):
+def write_bundles(state, to_index, output):
     """Index each bundle of `to_index` ({bundle: [page path]}) and place the files it needs."""
-    work = Path(tempfile.mkdtemp(prefix=f"{build.stage.name}-search-", dir=build.stage.parent))
+    work = Path(tempfile.mkdtemp(prefix=f"{state.stage.name}-search-", dir=state.stage.parent))
     try:
         jobs = []
         for bundle, pages in to_index.items():
             source = work / "pages" / bundle
             for path in pages:
-                link_or_copy(os.path.join(build.folder_of(path), path), source / path)
+                link_or_copy(os.path.join(state.folder_of(path), path), source / path)
             jobs.append((bundle, source, work / "index" / bundle))
-        run_pagefind(jobs, build.workers)
+        run_pagefind(jobs, state.workers)
         for bundle, _source, written in jobs:
             pages = len(to_index[bundle])
             entry = json.loads((written / "pagefind-entry.json").read_bytes())
@@ -154,7 +155,7 @@ def write_bundles(build, to_index, output):
                     f"{FOLDER}/{bundle}/: Pagefind indexed {count} of its {pages} pages; each page of "
                     f"{sorted(ROUTES | SITE_ROUTES)} must mark its content with data-pagefind-body"
                 ])  # fmt: skip
-            place_bundle(build, bundle, written, output)
+            place_bundle(state, bundle, written, output)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -189,12 +190,12 @@ def run_pagefind(jobs, workers):
         raise BuildFailed(problems)
 
 
-def place_bundle(build, bundle, written, output):
-    key = build.search_keys[bundle]
+def place_bundle(state, bundle, written, output):
+    key = state.search_keys[bundle]
     for file in sorted(written.rglob("*")):
         name = file.relative_to(written).as_posix()
         needed = INDEX_FILES.fullmatch(name) or (bundle == SITE and RUNTIME_FILES.fullmatch(name))
         if file.is_file() and needed:
             path = f"{FOLDER}/{bundle}/{name}"
-            record(build, path, place(file.read_bytes(), path, output))
-            build.search_files[path] = key
+            record(state, path, place(file.read_bytes(), path, output))
+            state.search_files[path] = key

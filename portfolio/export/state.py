@@ -23,7 +23,7 @@ class BuildFailed(Exception):
 
 
 @dataclass
-class Build:
+class BuildState:
     out_dir: Path
     full: bool = False
     workers: int = 1

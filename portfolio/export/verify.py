@@ -1,4 +1,4 @@
-"""Step 3 of a build: the checks the new files must pass before they replace the live ones.
+"""Step 4 of a build: the checks the new files must pass before they replace the live ones.
 
 Per file (on every file rendered, on the worker pool when there are many): API JSON validates against the
 operation's schema in openapi.json, list counts match their arrays, every `url`/`apiUrl` resolves
@@ -478,35 +478,35 @@ class Verifier:
         return problems
 
 
-def verify(build):
+def verify(state):
     """Check the new build's files; BuildFailed names every problem found, the host's limits
     the output would break first (limits.py)."""
-    limits = host_limit_problems(build)
-    openapi = json.loads(build.read("openapi.json"))
-    verifier = Verifier(build.base_url, build.files, openapi, build.drafts, build.redirect_pages)
-    previous = build.previous
+    limits = host_limit_problems(state)
+    openapi = json.loads(state.read("openapi.json"))
+    verifier = Verifier(state.base_url, state.files, openapi, state.drafts, state.redirect_pages)
+    previous = state.previous
     # Per file, on what this build rendered (the rest passed these checks when it was made).
-    rendered = sorted(set(build.rendered) - set(build.host_files))
+    rendered = sorted(set(state.rendered) - set(state.host_files))
     chunks = [rendered[i : i + CHUNK] for i in range(0, len(rendered), CHUNK)]
     parallel = len(rendered) >= PARALLEL
-    results = map_chunks(check_chunk, chunks, build.workers, (verifier, build.read), parallel=parallel)
+    results = map_chunks(check_chunk, chunks, state.workers, (verifier, state.read), parallel=parallel)
     with closing(results):  # a signal meanwhile stops the pool now (workers.map_chunks)
         problems = [problem for chunk in results for problem in chunk]
     # New or renamed drafts, or another address: what was carried over is searched again.
-    drafts_changed = plan.hash_of(build.drafts) != previous.get("drafts")
-    if build.carried and (drafts_changed or build.base_url != previous.get("base_url")):
-        for target in build.carried:
-            problems += verifier.draft_leaks(target.path, build.read(target.path))
-        for path in sorted(set(build.search_files) - set(build.rendered)):
-            problems += verifier.check_search_file(path, build.read(path))
+    drafts_changed = plan.hash_of(state.drafts) != previous.get("drafts")
+    if state.carried and (drafts_changed or state.base_url != previous.get("base_url")):
+        for target in state.carried:
+            problems += verifier.draft_leaks(target.path, state.read(target.path))
+        for path in sorted(set(state.search_files) - set(state.rendered)):
+            problems += verifier.check_search_file(path, state.read(path))
     # Across files: with the same files, drafts and address, only what changed. The search
     # index's files are not among what these checks read: an edit renames some of them.
     before = {path for path in previous.get("files", {}) if not path.startswith(SEARCH_FOLDER)}
-    now = {path for path in build.files if not path.startswith(SEARCH_FOLDER)}
-    same = not drafts_changed and now == before | set(build.host_files)
-    problems += verifier.check_site(build.read, build.written if same else None)
-    problems += verifier.check_agent_surfaces(build.read, build.size_of, build.rendered)
-    problems += verifier.check_redirect_pages(build.read)
+    now = {path for path in state.files if not path.startswith(SEARCH_FOLDER)}
+    same = not drafts_changed and now == before | set(state.host_files)
+    problems += verifier.check_site(state.read, state.written if same else None)
+    problems += verifier.check_agent_surfaces(state.read, state.size_of, state.rendered)
+    problems += verifier.check_redirect_pages(state.read)
     if limits or problems:
         raise BuildFailed(limits + problems)
 
