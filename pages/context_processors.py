@@ -3,7 +3,7 @@ from functools import cache
 from django.conf import settings
 from django.urls import reverse
 
-from portfolio.content.models import Site
+from portfolio.content.models import Page, Site
 
 LINKS = {
     "home": "pages:home",
@@ -37,3 +37,15 @@ def links(request):
         return {"links": _links()}
     base_url = Site.load().base_url
     return {"links": {key: base_url + path for key, path in _links().items()}}
+
+
+@Site.kept_while_pinned  # a build's every page shows them: read once while it renders
+def nav_pages():
+    """(title, address) of the published standalone pages with `nav: true`, in their `order`."""
+    return [(page.title, page.get_absolute_url()) for page in Page.objects.in_nav().only("slug", "title")]
+
+
+def navigation(request):
+    """`nav_pages`: the standalone pages the header links to, after its own links. The contact
+    service's pages have none (its database holds no content; it has its own context processor)."""
+    return {"nav_pages": nav_pages()}

@@ -27,7 +27,7 @@ from django.views.generic.detail import SingleObjectMixin
 
 from api.serializers import ArticleDetailSerializer, ProjectDetailSerializer
 from portfolio.batch import Batched
-from portfolio.content.models import Article, Project, Site
+from portfolio.content.models import Article, Page, Project, Site
 
 from .plain_text import oneline
 
@@ -99,6 +99,23 @@ class ArticleTwin(Batched, Twin):
     queryset = Article.objects.published().defer("body_html")  # a draft has no twin
     serializer_class = ArticleDetailSerializer
     markdown = staticmethod(article_markdown)
+
+
+def page_markdown(page, base_url):
+    """A standalone page's twin: its title, its address, its description and its body as written.
+    A page has no API document (the API's are the spec's), so no JSON line."""
+    facts = f"- Page: {base_url}{page.get_absolute_url()}"
+    parts = [f"# {oneline(page.title)}", facts, page.description.strip(), page.body.strip()]
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+class PageTwin(Batched, SingleObjectMixin, View):
+    """GET /{slug}.md: a published standalone page's twin (a draft has none)."""
+
+    queryset = Page.objects.published().defer("body_html")
+
+    def get(self, request, slug):
+        return HttpResponse(page_markdown(self.get_object(), Site.load().base_url), content_type=MARKDOWN)
 
 
 def newest_first(projects, articles):

@@ -6,7 +6,7 @@ declares both at once (`with_markdown_form`)."""
 
 from django.urls import register_converter
 
-from portfolio.content.distill import project_slugs, published_article_slugs
+from portfolio.content.distill import project_slugs, published_article_slugs, published_page_slugs
 from portfolio.shows import CODE, LISTS, SITE, Shows, distill_path
 
 from . import assets, cards, markdown_forms, media, sitemaps, skills, tags, twins, views
@@ -244,5 +244,18 @@ urlpatterns = [
         distill_func=assets.project_static_files,
         distill_file="static/{}",
         shows=CODE,
+    ),
+    # The standalone pages (content/pages/<slug>.md) at the site's top level, last: every address
+    # above is the site's own, and the importer refuses a page slug that is one of them
+    # (portfolio.content.aliases.page_slug_problem). portfolio/urls.py includes these routes after
+    # the other apps', whose addresses (/contact) a page's route would otherwise answer first.
+    *with_markdown_form(
+        "<slug:slug>",
+        views.StandalonePage.as_view(),
+        twins.PageTwin.as_view(),
+        name="page",
+        distill_func=published_page_slugs,
+        distill_file="{}.html",
+        shows=Shows("pages", "{}"),
     ),
 ]

@@ -13,7 +13,7 @@ from django.views.static import serve as static_serve
 
 from portfolio.batch import Batched
 from portfolio.content.loader import CONTENT_SIGNALS
-from portfolio.content.models import Article, Project, Site, Stack
+from portfolio.content.models import Article, Page, Project, Site, Stack
 
 from . import tags
 from .assets import url as static
@@ -160,6 +160,23 @@ class ArticlePage(Batched, ItemPage):
         if self.object.draft:
             context["json_twin"] = None  # the API never serves a draft
         return context
+
+
+class StandalonePage(Batched, DetailView):
+    """A standalone page (content/pages/<slug>.md) at /<slug>: its title, its body, no date. Not an
+    item of a list: no JSON document (the API's are the spec's), a markdown twin at its address
+    plus `.md` (pages/twins.py)."""
+
+    template_name = "pages/page_detail.html"
+    context_object_name = "page"
+
+    def get_queryset(self):
+        # SHOW_DRAFTS: a writer previews a draft at its address (the build turns the setting off).
+        pages = Page.objects.all() if settings.SHOW_DRAFTS else Page.objects.published()
+        return pages.defer("body")
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(markdown_twin=self.request.path + ".md", **kwargs)
 
 
 def tag_index_context():

@@ -170,6 +170,7 @@ TEMPLATES = [
             "context_processors": [
                 "portfolio.content.context_processors.site",
                 "pages.context_processors.links",
+                "pages.context_processors.navigation",
             ],
         },
     },

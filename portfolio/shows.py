@@ -32,6 +32,7 @@ WHOLE = {
 IN_PIECES = {
     "projects": "one project whole (its slug)",
     "articles": "one published article whole, and the titles of the articles either side (its slug)",
+    "pages": "one published standalone page whole (its slug)",
     "projects-page": "one page of /projects: its projects as the lists show them (its number)",
     "articles-page": "one page of /articles (its number)",
     "tag-page": "one page of a tag: its items as the lists show them (slug:number)",

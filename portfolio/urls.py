@@ -6,11 +6,13 @@ from django.urls import include, path
 
 from pages.views import search_index_file
 
+# pages.urls last: its last route, a standalone page at /<slug>, would answer any one-segment
+# address of the apps after it (/contact).
 urlpatterns = [
-    path("", include("pages.urls")),
     path("", include("api.urls")),
     path("", include("contact.urls")),
     path("admin/", admin.site.urls),
+    path("", include("pages.urls")),
 ]
 
 # The authoring server answers /pagefind/ from the last build's search index (never exported: a

@@ -5,7 +5,7 @@ from django.contrib import admin
 
 from portfolio.readonly_admin import ReadOnlyAdminMixin
 
-from .models import Article, DailyDriver, PathAlias, Project, Site, Stack, StackModel
+from .models import Article, DailyDriver, Page, PathAlias, Project, Site, Stack, StackModel
 
 
 class TagFilter(admin.SimpleListFilter):
@@ -45,6 +45,14 @@ class ArticleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description="tags")
     def tag_list(self, obj):
         return ", ".join(obj.tags)
+
+
+@admin.register(Page)
+class PageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["title", "slug", "nav", "order", "draft", "source_path"]
+    list_filter = ["nav", "draft"]
+    search_fields = ["slug", "title", "description", "body"]
+    exclude = ["body_html", "image"]
 
 
 class StackModelInline(ReadOnlyAdminMixin, admin.TabularInline):

@@ -26,16 +26,19 @@ from django.urls import URLResolver, get_resolver
 from portfolio.reversing import reverse_slug
 
 from .loader import ContentError, alias_path_key, alias_path_stored, slug_of
-from .models import Alias, Article, PathAlias, Project
+from .models import Alias, Article, Page, PathAlias, Project
 
-COLLECTIONS = {"projects": Project, "articles": Article}
-# The routes of an item's addresses, the page's first.
+COLLECTIONS = {"projects": Project, "articles": Article, "pages": Page}
+# The routes of an item's addresses, the page's first. A standalone page has no API document.
 ROUTES = {
     "projects": ("pages:project", "pages:project-md", "api:project", "api:project-json"),
     "articles": ("pages:article", "pages:article-md", "api:article", "api:article-json"),
+    "pages": ("pages:page", "pages:page-md"),
 }
 # A path that may be an item's old address: moved_to() looks its slug up, addresses() decide.
 ITEM_PATH = re.compile(r"^/(?:api/v1/)?(?P<collection>projects|articles)/(?P<slug>[^/.]+)(?:\.[a-z]+)?$")
+# A path that may be a standalone page's old address (`/old`, `/old.html`, `/old.md`).
+PAGE_PATH = re.compile(r"^/(?P<slug>[^/.]+)(?:\.html|\.md)?$")
 
 
 def addresses(collection, old, new):
@@ -74,8 +77,10 @@ def path_moves(collection, path, target):
 
 
 def published(rows):
-    """The alias rows of projects and published articles (a draft's aliases move nothing)."""
-    return rows.exclude(collection="articles", target__in=Article.objects.filter(draft=True).values("slug"))
+    """The alias rows of projects and published articles and pages (a draft's aliases move
+    nothing)."""
+    rows = rows.exclude(collection="articles", target__in=Article.objects.filter(draft=True).values("slug"))
+    return rows.exclude(collection="pages", target__in=Page.objects.filter(draft=True).values("slug"))
 
 
 def moves():
@@ -98,13 +103,17 @@ def moved_to(path):
     """The address `path` (decoded, as Django's request.path_info is) moved to, if it is an old
     address of a published item; else None."""
     match = ITEM_PATH.fullmatch(path)
-    if match is None:
+    if match is not None:
+        collection, old = match["collection"], match["slug"]
+    elif match := PAGE_PATH.fullmatch(path):
+        collection, old = "pages", match["slug"]
+    else:
         return path_moved_to(path)
-    collection, old = match["collection"], match["slug"]
     target = Alias.objects.filter(collection=collection, slug=old).values_list("target", flat=True).first()
     if target is None:
-        return None
-    if collection == "articles" and not Article.objects.published().filter(slug=target).exists():
+        return None if collection != "pages" else path_moved_to(path)
+    model = COLLECTIONS[collection]
+    if model is not Project and not model.objects.published().filter(slug=target).exists():
         return None
     return dict(addresses(collection, old, target)).get(path)
 
@@ -117,6 +126,11 @@ def path_moved_to(path):
     rows = published(PathAlias.objects.filter(path__in=[key, key + "/", key + ".html"]))
     row = rows.values_list("collection", "path", "target").first()
     return dict(path_moves(*row)).get(encoded) if row else None
+
+
+# The routes of the standalone pages (pages/urls.py): `/<slug>` and `/<slug>.md`, at the top
+# level. Not the site's own addresses: the pages' slugs are checked against those.
+STANDALONE_ROUTES = ("page", "page-md")
 
 
 @cache
@@ -147,6 +161,8 @@ def reserved_names():
             if isinstance(pattern, URLResolver):
                 walk(pattern.url_patterns, route)
                 continue
+            if pattern.name in STANDALONE_ROUTES:
+                continue  # /<slug>: the content's pages, whose slugs are checked against the rest
             add(route)
             if getattr(pattern, "distill_file", None):
                 add(pattern.distill_file)
@@ -169,6 +185,31 @@ def shadowed(path):
     return None
 
 
+@cache
+def reserved_stems():
+    """{stem: the site's own first segment}: what a standalone page's slug may not be. The
+    first segments of the site's addresses (reserved_names()) without their extension: a page at
+    /feed beside /feed.xml, at /index beside /index.html, would be taken for the site's own."""
+    names, _ = reserved_names()
+    stems = {}
+    for name in sorted(names):
+        stem = name.split(".", 1)[0]
+        if stem:
+            stems.setdefault(stem, name)
+    return stems
+
+
+def page_slug_problem(slug):
+    """Why a standalone page may not be at /<slug> (its slug, or one of its earlier slugs), or None."""
+    taken = reserved_stems().get(slug)
+    if taken is None:
+        prefix = next((p for p in sorted(reserved_names()[1]) if p and slug.startswith(p)), None)
+        if prefix is None:
+            return None
+        taken = prefix + "..."
+    return f"/{slug} would be taken for the site's own address /{taken}"
+
+
 class Checker:
     """The import's checks of aliases across files, against the site as this import leaves it:
     `parsed(found)` for each file parsed, `problems()` once all are in, `write()` in the import's
@@ -181,6 +222,7 @@ class Checker:
         self.aliases = {}  # {rel: [slug alias]} of the items parsed
         self.paths = {}  # {rel: [absolute-path alias]} of the items parsed
         self.changed = set(deleted)  # items whose stored aliases no longer stand
+        self.pages = set()  # the standalone pages parsed
 
     def parsed(self, found):
         if not found.rel.endswith(".md"):
@@ -189,12 +231,14 @@ class Checker:
             self.changed.add(found.rel)  # its aliases are unknown: its stored ones do not stand
         elif found.fields is not None:
             self.changed.add(found.rel)
+            if found.rel.startswith("pages/"):
+                self.pages.add(found.rel)
             written = found.fields.get("aliases", [])
             self.aliases[found.rel] = [alias for alias in written if not alias.startswith("/")]
             self.paths[found.rel] = [alias_path_stored(alias) for alias in written if alias.startswith("/")]
 
     def problems(self):
-        return self.slug_problems() + self.path_problems()
+        return self.slug_problems() + self.path_problems() + self.page_problems()
 
     def path_problems(self):
         """A path shadows no address of the site, and is one item's only (by its address:
@@ -208,7 +252,18 @@ class Checker:
                         "the site does not use"
                     )
                     problems.append(ContentError(rel, "aliases", message))
-        owners = defaultdict(list)  # {address: [(rel, path)]} after this import
+        for entries in self.path_owners().values():
+            entries.sort(key=lambda entry: (entry[0] in self.paths, entry))  # unchanged files first
+            first_rel, first_path = entries[0]
+            for rel, path in entries[1:]:
+                same = "also" if path == first_path else f"the address of {first_path!r},"
+                message = f"{path!r} is {same} an alias of {first_rel}: an old address belongs to one item"
+                problems.append(ContentError(rel, "aliases", message))
+        return problems
+
+    def path_owners(self):
+        """{address: [(rel, path)]} of the absolute-path aliases after this import."""
+        owners = defaultdict(list)
         for collection, path, target in PathAlias.objects.values_list("collection", "path", "target"):
             rel = f"{collection}/{target}.md"
             if rel not in self.changed:
@@ -216,13 +271,39 @@ class Checker:
         for rel, paths in self.paths.items():
             for path in paths:
                 owners[alias_path_key(path)].append((rel, path))
-        for entries in owners.values():
-            entries.sort(key=lambda entry: (entry[0] in self.paths, entry))  # unchanged files first
-            first_rel, first_path = entries[0]
-            for rel, path in entries[1:]:
-                same = "also" if path == first_path else f"the address of {first_path!r},"
-                message = f"{path!r} is {same} an alias of {first_rel}: an old address belongs to one item"
-                problems.append(ContentError(rel, "aliases", message))
+        return owners
+
+    def page_problems(self):
+        """A standalone page's slug and earlier slugs are none of the site's own addresses
+        (page_slug_problem), and no absolute-path alias is a page's address, old or new
+        (`/about/`, `/about.html`, `/about.md` when there is a page `about`)."""
+        problems = []
+        for rel in sorted(self.pages):
+            if problem := page_slug_problem(slug_of(rel)):
+                problems.append(ContentError(rel, "file name", f"{problem}: name the page otherwise"))
+            for alias in self.aliases.get(rel, []):
+                if problem := page_slug_problem(alias):
+                    problems.append(ContentError(rel, "aliases", f"{alias!r}: {problem}"))
+        taken = {}  # {"/<slug>": (rel, what)} of the pages' addresses after this import
+        for slug in Page.objects.values_list("slug", flat=True):
+            if (rel := f"pages/{slug}.md") not in self.deleted:
+                taken["/" + slug] = (rel, "the address of")
+        for alias, target in Alias.objects.filter(collection="pages").values_list("slug", "target"):
+            if (rel := f"pages/{target}.md") not in self.changed:
+                taken["/" + alias] = (rel, "an earlier address of")
+        for rel in self.pages:
+            taken["/" + slug_of(rel)] = (rel, "the address of")
+            taken.update(("/" + alias, (rel, "an earlier address of")) for alias in self.aliases.get(rel, []))
+        for key, entries in sorted(self.path_owners().items()):
+            page, what = taken.get(key.removesuffix(".md"), (None, None))
+            for rel, path in entries if page else ():
+                message = f"{path!r} is {what} {page}: expected an old address the site does not use"
+                if rel in self.paths or page not in self.pages:
+                    problems.append(ContentError(rel, "aliases", message))
+                else:  # a new or renamed page took an unchanged file's old address
+                    problems.append(
+                        ContentError(page, "file name", f"its address is {path!r}, an alias of {rel}")
+                    )
         return problems
 
     def slug_problems(self):

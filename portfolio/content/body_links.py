@@ -22,8 +22,8 @@ BODY_SIZES = "(min-width: 46rem) 43.5rem, calc(100vw - 2.5rem)"
 LEADING_BLOCKS = 2
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 ITEM_ADDRESS = re.compile(r"^/(projects|articles)/([^/]+)$")
-ITEM_FILE = re.compile(r"^(projects|articles)/([^/]+)\.md$")
-ROUTES = {"projects": "pages:project", "articles": "pages:article"}
+ITEM_FILE = re.compile(r"^(projects|articles|pages)/([^/]+)\.md$")
+ROUTES = {"projects": "pages:project", "articles": "pages:article", "pages": "pages:page"}
 # The target recorded for a remote image: its host, which site.yaml's imageHosts must list
 # (references.Checker), or the page's Content-Security-Policy would refuse it.
 IMAGE_HOST = "image-host:"
@@ -51,7 +51,8 @@ def resolve(rel, url):
     if found and SLUG_RE.fullmatch(found[2]):
         return f"{found[1]}/{found[2]}", reverse_slug(ROUTES[found[1]], found[2]) + rest
     raise Invalid(
-        "expected a media file (../media/...), an item's file (../articles/<slug>.md), "
+        "expected a media file (../media/...), an item's or a page's file (../articles/<slug>.md, "
+        "../pages/<slug>.md), "
         "a /projects/ or /articles/ address, or an absolute URL"
     )
 

@@ -4,7 +4,7 @@ Generators, not lists: django-distill renders an empty list once with no argumen
 reverse), but an empty generator not at all, so a site with no articles still builds.
 """
 
-from .models import Article, Project
+from .models import Article, Page, Project
 
 
 def project_slugs():
@@ -13,3 +13,7 @@ def project_slugs():
 
 def published_article_slugs():
     yield from Article.objects.published().values_list("slug", flat=True)
+
+
+def published_page_slugs():
+    yield from Page.objects.published().values_list("slug", flat=True)

@@ -29,6 +29,7 @@ from .models import (
     Article,
     DailyDriver,
     ImportState,
+    Page,
     Project,
     ScheduledArticle,
     Site,
@@ -37,8 +38,8 @@ from .models import (
     Tagging,
 )
 
-SCHEMAS = {"projects": loader.PROJECT, "articles": loader.ARTICLE}
-MODELS = {"projects": Project, "articles": Article}
+SCHEMAS = {"projects": loader.PROJECT, "articles": loader.ARTICLE, "pages": loader.PAGE}
+MODELS = {"projects": Project, "articles": Article, "pages": Page}
 SINGLETONS = {"site.yaml": (Site, loader.SITE), "stack.yaml": (Stack, loader.STACK)}
 # Below this many changed files a process pool costs more than it saves.
 POOL_MIN_FILES = 200
@@ -57,6 +58,7 @@ class ImportResult:
     deleted: int
     unchanged: int
     seconds: float
+    pages: int = 0
 
     @property
     def changed(self):
@@ -66,9 +68,13 @@ class ImportResult:
         return (
             f"{self.projects} projects, {self.articles} articles "
             f"({self.drafts} draft{'' if self.drafts == 1 else 's'}), "
-            f"site and stack: {self.created} created, {self.updated} updated, "
+            f"{self.pages_summary()}site and stack: {self.created} created, {self.updated} updated, "
             f"{self.deleted} deleted, {self.unchanged} unchanged in {self.seconds:.2f} s"
         )
+
+    def pages_summary(self):
+        """Said only where there are pages: "1 page, "."""
+        return f"{self.pages} page{'' if self.pages == 1 else 's'}, " if self.pages else ""
 
 
 def is_ignored(name):
@@ -430,6 +436,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         projects=Project.objects.count(),
         articles=Article.objects.count(),
         drafts=Article.objects.filter(draft=True).count(),
+        pages=Page.objects.count(),
         created=created,
         updated=updated,
         deleted=len(deleted),
@@ -492,8 +499,8 @@ class Writer:
 
 def taggings(collection, row):
     """The index rows of a published item's tags: one per tag slug, spelt as the item first
-    spells it."""
-    if getattr(row, "draft", False):
+    spells it. A page has none."""
+    if collection == "pages" or getattr(row, "draft", False):
         return []
     tags = row.tags if collection == "articles" else row.stack
     spelt = {}
@@ -559,12 +566,13 @@ def build_row(model, found):
         **imported_state(found),
         "title": fields["title"],
         "description": fields["description"],
-        "date": fields["date"],
         "body": fields["body"],
         "body_html": fields["body_html"],
         "contents": fields["contents"],
-        "image": fields["image"],
     }
+    if model is Page:
+        return Page(**common, draft=fields["draft"], nav=fields["nav"], order=fields["order"])
+    common["date"], common["image"] = fields["date"], fields["image"]
     if model is Article:
         return Article(**common, tags=fields["tags"], draft=fields["draft"])
     return Project(

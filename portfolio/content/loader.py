@@ -247,6 +247,13 @@ def boolean(value):
     return value
 
 
+def whole_number(value):
+    """An integer (not a boolean, which YAML's `true` would be), as the database's column holds it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not -(2**31) <= value < 2**31:
+        raise Invalid(f"expected a whole number such as 1 or -2; got {describe(value)}")
+    return value
+
+
 def date(value):
     if isinstance(value, str) and DATE_RE.fullmatch(value):
         try:
@@ -323,7 +330,7 @@ def list_of_strings(value):
 
 
 def slug_of(rel):
-    """The slug of a project's or article's file: `articles/<slug>.md`."""
+    """The slug of a project's, article's or page's file: `articles/<slug>.md`."""
     return rel.split("/", 1)[1].removesuffix(".md")
 
 
@@ -512,6 +519,17 @@ ARTICLE = {
     "aliases": Field(alias_list, required=False, default=[]),
 }
 
+# A standalone page, at /<slug>: an article's fields less its date, tags and image, and its place
+# in the site's header.
+PAGE = {
+    "title": Field(text, max_length=LINE_MAX),
+    "description": Field(text),
+    "draft": Field(boolean, required=False, default=False),
+    "nav": Field(boolean, required=False, default=False),
+    "order": Field(whole_number, required=False, default=0),
+    "aliases": Field(alias_list, required=False, default=[]),
+}
+
 STACK_MODEL = {
     "name": Field(string, max_length=LINE_MAX),
     "type": Field(one_of("subscription", "local")),
@@ -629,10 +647,21 @@ def parse_markdown_file(raw, path, schema):
     data = load_yaml(front_matter, path, first_line=2)
     errors = []
     clean = check(data, schema, path, errors)
-    check_image_alt(data, path, errors)
+    if "image" in schema:
+        check_image_alt(data, path, errors)
+    if "nav" in schema:
+        check_nav_order(data, path, errors)
     if errors:
         raise ContentInvalid(errors)
     return clean, body
+
+
+def check_nav_order(data, path, errors):
+    """`order` places a page among the header's links: without `nav: true` it places nothing,
+    and is almost always a forgotten `nav`."""
+    if "order" in data and data.get("nav") is not True:
+        message = "expected only with nav: true; this page is not in the header"
+        errors.append(ContentError(path, "order", message))
 
 
 def check_image_alt(data, path, errors):

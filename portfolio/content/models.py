@@ -185,6 +185,41 @@ class Article(SourceFile):
         return max(1, -(-words // WORDS_PER_MINUTE))
 
 
+class PageQuerySet(ItemQuerySet):
+    def published(self):
+        """The only way a public surface reads standalone pages: drafts are never published."""
+        return self.filter(draft=False)
+
+    def in_nav(self):
+        """The published pages the site's header links to (`nav: true`), by `order`, then slug."""
+        return self.published().filter(nav=True).order_by("order", "slug")
+
+
+class Page(SourceFile):
+    """A standalone page (`pages/<slug>.md`: an about page, a colophon), at `/<slug>`: not an
+    article, so in no list, feed, tag or API document; a published page is on the surfaces every
+    human page is on (the sitemap, llms.txt, the search index) and has a markdown twin."""
+
+    PAGE_ROUTE = "pages:page"
+    slug = models.SlugField(max_length=SLUG_MAX, primary_key=True)
+    title = models.CharField(max_length=LINE_MAX)
+    description = models.TextField()
+    draft = models.BooleanField(default=False)
+    nav = models.BooleanField(default=False, help_text="Linked from the site's header.")
+    order = models.IntegerField(default=0, help_text="Its place among the header's pages, smallest first.")
+
+    objects = PageQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return getattr(self, "address", None) or reverse_slug(self.PAGE_ROUTE, self.slug)
+
+
 class ScheduledArticle(models.Model):
     """An article dated after the build's date, and not a draft by its own front matter: its row
     is stored as a draft (so absent wherever a draft is) until the first import on or after its
@@ -202,12 +237,13 @@ class ScheduledArticle(models.Model):
 
 
 class Alias(models.Model):
-    """An earlier slug of a project or article (its front matter's `aliases`), whose old addresses
+    """An earlier slug of a project, article or page (its front matter's `aliases`), whose old addresses
     answer 301 to the item's (portfolio.content.aliases). Written by the importer with its item."""
 
     class Collection(models.TextChoices):
         PROJECTS = "projects"
         ARTICLES = "articles"
+        PAGES = "pages"
 
     collection = models.CharField(max_length=20, choices=Collection)
     slug = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The earlier slug.")

@@ -6,7 +6,8 @@ In a markdown body (body_links.py, a treeprocessor of portfolio.content.markdown
 - `../media/alpha/shot.png` (relative to the file, as editors and code hosts preview it) or
   `/media/alpha/shot.png` is a media file, published at `/media/alpha/shot.png`; an <img> of it
   gets its width, height, lazy loading and, for a large raster image, `srcset` and `sizes`;
-- `../articles/other.md`, `other.md` (an item's file) becomes the item's page address, and
+- `../articles/other.md`, `other.md`, `../pages/about.md` (an item's or a standalone page's
+  file) becomes its page's address (`/about` for a page), and
   `/projects/<slug>`, `/articles/<slug>` are kept as written;
 - anything absolute (`https://`, `mailto:`), fragments and other site paths (`/stack`) are left
   alone; but an image from another host (`![](https://host/x.png)`, or an <img> in raw HTML,
@@ -14,7 +15,7 @@ In a markdown body (body_links.py, a treeprocessor of portfolio.content.markdown
   `imageHosts` must list (the pages' Content-Security-Policy allows no other).
 
 Front matter `image` (projects, articles, site.yaml) names a media file too. A reference to a
-media file or item that does not exist, or to a draft article, is an import error naming the
+media file, item or page that does not exist, or to a draft, is an import error naming the
 file, the line and the target. The references are stored (models.Reference) so that deleting or
 drafting a target, or changing a media file, is caught or re-rendered even when the referencing
 file did not change. A draft's own references are not checked: a draft is never published.
@@ -25,9 +26,9 @@ import re
 
 from .body_links import IMAGE_HOST
 from .loader import ContentError, ContentInvalid
-from .models import Article, Project, Reference, Site
+from .models import Article, Page, Project, Reference, Site
 
-COLLECTIONS = {"projects": Project, "articles": Article}
+COLLECTIONS = {"projects": Project, "articles": Article, "pages": Page}
 
 # --- one file ----------------------------------------------------------------------------------
 
@@ -167,7 +168,7 @@ class Checker:
             slugs = [t.split("/", 1)[1] for t in targets if t.startswith(collection + "/")]
             for start in range(0, len(slugs), 500):
                 rows = model.objects.filter(slug__in=slugs[start : start + 500])
-                if model is Article:
+                if model is not Project:  # articles and pages may be drafts
                     for slug, draft in rows.values_list("slug", "draft"):
                         status[f"{collection}/{slug}"] = not draft
                 else:

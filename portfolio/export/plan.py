@@ -24,7 +24,7 @@ from contact.hosting import redirect_rules
 from pages.feeds import SiteFeed
 from pages.twins import llms_full_parts
 from portfolio.content import aliases, importer
-from portfolio.content.models import Article, MediaFile, Project, Site, Stack, Tagging
+from portfolio.content.models import Article, MediaFile, Page, Project, Site, Stack, Tagging
 from portfolio.reversing import slug_reverser
 from portfolio.shows import Shows
 
@@ -95,7 +95,7 @@ def targets():
 
 
 # The parts a file of one item (or of the code) shows: the rest show more than one item.
-DETAIL = ("projects:", "articles:", "media:", "card:")
+DETAIL = ("projects:", "articles:", "pages:", "media:", "card:")
 
 
 def is_global(target):
@@ -149,13 +149,19 @@ class Keys:
         self.media = dict(MediaFile.objects.values_list("path", "content_hash"))
         site = Site.objects.values_list("content_hash", flat=True).get()
         stack = Stack.objects.values_list("content_hash", flat=True).get()
-        self.site = hash_of(self.code, site)
+        # Every page's header links to the standalone pages with `nav: true`: part of the identity.
+        nav = list(Page.objects.in_nav().values_list("slug", "title", "order"))
+        self.site = hash_of(self.code, site, nav)
         # An item's page, JSON and twin show the item and the site; an article's page also links
         # to the articles before and after it in the list, by title. Made here in one pass (30,000
         # targets share 10,000 of them).
         # `own`: what the item's page shows of the item alone (the search index's part of it).
         around = ["", *(f"{row[a_slug]}\0{row[a_title]}" for row in articles), ""]
         self.own = {f"projects:{row[p_slug]}": hash_of(self.site, row[p_slug], row[-1]) for row in projects}
+        # A standalone page shows itself and the site; llms.txt and the sitemap list the pages.
+        pages = Page.objects.published().order_by("slug")
+        pages = list(pages.values_list("slug", "title", "description", "content_hash"))
+        self.own.update((f"pages:{row[0]}", hash_of(self.site, row[0], row[-1])) for row in pages)
         self.memo = dict(self.own)
         # A social card shows its item's title and date and the site's name: a body edit keeps it.
         self.cards = {f"projects:{row[p_slug]}": hash_of(self.site, row[p_title]) for row in projects}
@@ -177,7 +183,8 @@ class Keys:
         # llms.txt lists the parts of the full text, and each part holds its items' whole files.
         parts = llms_full_parts()
         size = settings.LIST_PAGE_SIZE  # the sitemap lists the lists' pages
-        self.all = hash_of(self.site, stack, listed_projects, listed_articles, len(parts), size)
+        listed_pages = [row[:-1] for row in pages]
+        self.all = hash_of(self.site, stack, listed_projects, listed_articles, listed_pages, len(parts), size)
         hashes = {("projects", row[p_slug]): row[-1] for row in projects}
         hashes.update((("articles", row[a_slug]), row[-1]) for row in articles)
         for number, items in enumerate(parts, 1):
@@ -268,7 +275,7 @@ class Keys:
             return hash_of(part, piece, self.cards[piece])
         if part == "media":  # not the code: a code change need not copy every image again
             return hash_of(part, piece, self.media.get(piece, ""))
-        if part in ("projects", "articles"):
+        if part in ("projects", "articles", "pages"):
             raise LookupError(f"{target.uri}: no published item {target.depends}")
         raise LookupError(f"{target.uri} (route {target.route}): no {part} {piece!r} to show")
 

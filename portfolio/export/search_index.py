@@ -1,17 +1,18 @@
 """The search index, made between render and verify: Pagefind (its PyPI package, `pagefind[bin]`)
 over the published pages worth finding, written into the stage's `pagefind/` like any new file.
 
-What is indexed: the page of each project and published article, the stack page and the
-developers page (ROUTES, SITE_ROUTES), each page's `data-pagefind-body` element as the render step
-wrote it. A build never renders a draft, so no draft is ever indexed (verify.py checks the
-index's fragments too). Not the home page, the lists or their later pages: they repeat the items.
+What is indexed: the page of each project and published article, the stack page, the
+developers page and each published standalone page (ROUTES, SITE_ROUTES), each page's
+`data-pagefind-body` element as the render step wrote it. A build never renders a draft, so no
+draft is ever indexed (verify.py checks the index's fragments too). Not the home page, the lists
+or their later pages: they repeat the items.
 
 Pagefind is not incremental: it indexes what it is given, whole (10,000 pages at once took over a
 gigabyte). So the index is cut into bundles, each a Pagefind index of its own: `pagefind/site/`
-(the stack and developers pages, with Pagefind's script and WebAssembly, which the browser loads
-from the first bundle) and `pagefind/0/` to `pagefind/<n-1>/`, each holding the item pages whose
-path hashes to it, n doubling as the site grows past PAGES_PER_BUNDLE pages a bundle, up to
-MAX_BUNDLES.
+(the stack, developers and standalone pages, with Pagefind's script and WebAssembly, which the
+browser loads from the first bundle) and `pagefind/0/` to `pagefind/<n-1>/`, each holding the
+item pages whose path hashes to it, n doubling as the site grows past PAGES_PER_BUNDLE pages a
+bundle, up to MAX_BUNDLES.
 `pagefind/bundles.json` lists them; pages/static/pages/search.js merges them in the browser
 (Pagefind's mergeIndex).
 
@@ -54,7 +55,7 @@ FOLDER = "pagefind"
 LIST = f"{FOLDER}/bundles.json"
 # The item pages, cut into bundles by a hash of their path, and the pages of the first bundle.
 ROUTES = {"pages:project", "pages:article"}
-SITE_ROUTES = {"pages:stack", "pages:developers"}
+SITE_ROUTES = {"pages:stack", "pages:developers", "pages:page"}
 SITE = "site"
 # At most this many item pages a bundle (half as many, or more, once there are several), until
 # there are MAX_BUNDLES; past that the bundles grow. An edit re-indexes its page's bundle, so
