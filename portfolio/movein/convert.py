@@ -26,6 +26,7 @@ from .markup import outside_code
 from .posts import Failed, Skip, date_of, first_of, words
 from .references import Media, Rewriter
 
+LIQUID_LOOP = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+(?:site\.|paginator\.)")
 GENERATORS = {"astro": Astro, "hugo": Hugo, "jekyll": Jekyll}
 DESCRIPTION_MAX = 300
 MORE = re.compile(r"^[ \t]*<!--\s*more\s*-->[ \t]*\n?", re.M | re.I)
@@ -92,7 +93,7 @@ class Context:
         """The link to `item` ((kind, slug)) from a body of the kind being converted."""
         kind, slug = item
         if kind == "page":
-            link = f"/{slug}"
+            link = f"../pages/{slug}.md"
         else:
             link = f"{slug}.md" if self.from_kind == "article" else f"../articles/{slug}.md"
         self.made.add(link)
@@ -304,26 +305,23 @@ class Move:
         description = _oneline(_scalar(description)) or first_paragraph(body) or title
         lines = ["---", f"title: {_quoted(title)}",
                  f"description: {_quoted(_clean(description, post, 'description'))}"]  # fmt: skip
+        if _draft(post):
+            lines.append("draft: true")
         if post.nav is not None:
             lines += ["nav: true", f"order: {post.nav}"]
         if aliases:
             lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
         text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
-        schema = getattr(loader, "PAGE", None)  # the content format's pages (issue 52)
-        if schema is not None:
-            loader.parse_markdown_file(text.encode(), f"pages/{slug}.md", schema)
+        loader.parse_markdown_file(text.encode(), f"pages/{slug}.md", loader.PAGE)
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "permalink",
                   "redirect_from", "layout", "draft", "menu", "weight"}  # fmt: skip
         return text, sorted(k for k in fields if k not in mapped)
 
     def _title(self, post):
         title = _clean(_scalar(post.fields.get("title")), post, "title")
-        # As Jekyll titles a post without one: its name's words, capitalised.
-        return (
-            title
-            or " ".join(word.capitalize() for word in re.split(r"[-_\s]+", post.name) if word)
-            or "Untitled"
-        )
+        # As Jekyll titles a post without one (Utils.titleize_slug): its name's words between
+        # hyphens, each capitalised.
+        return title or " ".join(word.capitalize() for word in post.name.split("-") if word) or "Untitled"
 
     def _date(self, post):
         """The front matter's date (the first of the generator's keys), else the file name's,
@@ -444,15 +442,15 @@ def _kind_name(post):
 
 def _not_a_page(page):
     """Why a standalone page of the old site is not moved in, or None."""
-    if _draft(page):
-        return "a draft page: never published"
     layout = _scalar(page.fields.get("layout")) or _scalar(page.fields.get("type"))
     if layout and not page.body.strip():
         return f"a page its theme made (layout {layout!r}), with no text: this site makes its own"
+    if LIQUID_LOOP.search(page.body):
+        return "a page the old theme's Liquid fills (a loop over the posts): this site makes its own lists"
     slug = make_slug(_scalar(page.fields.get("slug")) or page.name)
-    own = aliases.shadowed(f"/{slug}")
-    if own:
-        return f"its address /{slug} is this site's own ({own}): move its text by hand"
+    problem = aliases.page_slug_problem(slug)
+    if problem:
+        return f"{problem}: move its text by hand"
     return None
 
 
