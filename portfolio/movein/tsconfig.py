@@ -55,10 +55,14 @@ def collections(text):
     constants = _constants(toks)
     defined = {}  # {variable name: Collection} of `const x = defineCollection(...)`
     exported = {}  # {collection name: Collection}
-    for index, (kind, word) in enumerate(toks):
-        if kind != "name" or word != "defineCollection" or _at(toks, index + 1) != "(":
-            continue
-        end = closing.get(index + 1, len(toks))
+    index = -1
+    while index + 1 < len(toks):
+        index += 1
+        kind, word = toks[index]
+        if kind != "name" or word != "defineCollection" or index + 1 not in closing:
+            continue  # not a call, or one never closed
+        end = closing[index + 1]
+        resume = end  # each token is read by one call's scan: linear (a call inside is not one)
         collection = _collection(toks[index + 2 : end], constants, closing, index + 2)
         before = [_at(toks, index - 3), _at(toks, index - 2), _at(toks, index - 1)]
         if before[2] == "=" and before[0] in ("const", "let", "var"):
@@ -66,6 +70,7 @@ def collections(text):
         elif before[2] == ":" and before[1]:
             collection.name = _unquote(before[1])
             exported[collection.name] = collection
+        index = resume
     for index, (_, word) in enumerate(toks):
         if word == "collections" and _at(toks, index + 1) == "=" and _at(toks, index + 2) == "{":
             end = closing.get(index + 2, len(toks))
