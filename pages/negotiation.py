@@ -23,6 +23,12 @@ MARKDOWN_PAGE_PATH = (
     r"|^/(projects|articles)/page/[0-9]+$|^/tags/[^/.]+/page/[0-9]+$"
 )
 MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
+# A standalone page's address (/about, content/pages/): one segment without a dot, among the
+# site's own (/developers, /search), which have no markdown form. Not in MARKDOWN_PAGE_PATH, which
+# the static hosts apply without knowing the pages: the authoring server (and the build) resolve
+# the address, and answer the form when its route is the page's (markdown_form()). The hosts'
+# `_headers` name each page's form (portfolio/export/hosts.py).
+STANDALONE_PAGE = re.compile(r"^/[^/.]+$")
 _Q = re.compile(r"^q=([0-9](?:\.[0-9]{0,3})?)$")
 
 
@@ -77,7 +83,7 @@ def markdown_form(path, page=None):
     """The decoded path of the markdown form of the page at `path`, or None when it has none: when
     its address plus `.md` is the route named for its page's. `page`: the path's match, when
     Django already made it for the page's view."""
-    if not MARKDOWN_PAGE.match(path):
+    if not MARKDOWN_PAGE.match(path) and not STANDALONE_PAGE.match(path):
         return None  # none of the pages with a form (a build's JSON, twins and cards among them)
     try:
         page, form = page or resolve(path), resolve(markdown_path(path))

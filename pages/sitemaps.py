@@ -15,7 +15,7 @@ from django.utils.functional import cached_property
 from pages import tags
 from pages.plain_text import xml_text
 from pages.views import later_article_pages, later_project_pages, page_numbers
-from portfolio.content.models import Article, Project, Site, Stack, Tagging
+from portfolio.content.models import Article, Page, Project, Site, Stack, Tagging
 
 # The contact app owns the page; it is a human page all the same.
 CONTACT_PATH = "/contact"
@@ -28,23 +28,42 @@ class BaseUrlSitemap(Sitemap):
 
 
 class PageSitemap(BaseUrlSitemap):
-    """The pages that are not one item of a collection, each dated by what it shows."""
+    """The pages that are not one item of a collection, each dated by what it shows, then the
+    published standalone pages (content/pages/), undated: a page has no date."""
 
     def items(self):
         # Every page of the lists (pages/views.py): page 1 at the list's address, then the rest.
         projects = [("projects-page", number) for number in later_project_pages()]
         articles = [("articles-page", number) for number in later_article_pages()]
-        return ["home", "projects", *projects, "articles", *articles, "stack", "developers", "contact"]
+        standalone = list(Page.objects.published().only("slug"))
+        return [
+            "home",
+            "projects",
+            *projects,
+            "articles",
+            *articles,
+            "stack",
+            "developers",
+            "contact",
+            *standalone,
+        ]
 
     def location(self, name):
+        if isinstance(name, Page):
+            return name.get_absolute_url()
         if isinstance(name, tuple):
             return reverse(f"pages:{name[0]}", kwargs={"page": int(name[1])})
         return CONTACT_PATH if name == "contact" else reverse(f"pages:{name}")
 
     def lastmod(self, name):
+        if isinstance(name, Page):
+            return None
         if isinstance(name, tuple):
             return self.lastmods[name[0].removesuffix("-page")]
         return self.lastmods[name]
+
+    def get_latest_lastmod(self):  # the newest of the dated pages (a standalone page has none)
+        return self.lastmods["home"]
 
     @cached_property
     def lastmods(self):

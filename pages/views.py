@@ -285,6 +285,7 @@ class LlmsTxtView(TemplateView):
         return super().get_context_data(
             projects=Project.objects.only("slug", "title", "tagline"),
             articles=Article.objects.published().only("slug", "title", "description"),
+            standalone_pages=Page.objects.published().only("slug", "title", "description"),
             llms_full_parts=len(llms_full_parts()),
             tags=tags.tags(),
             **kwargs,

@@ -80,11 +80,12 @@ ATOM = ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]
 CATALOG_TYPE = 'Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
 
 
-def header_rules():
-    """(path pattern, headers) of `_headers`. Several rules may match one path (Cloudflare and
-    Netlify apply them all), but never two that set the same header: Cloudflare would join the
-    values (two Content-Types become `application/json, application/json`). `/*` holds the
-    security headers, so no other rule may set them."""
+def header_rules(pages=()):
+    """(path pattern, headers) of `_headers`; `pages`: the addresses of the standalone pages
+    (`/about`), each naming its markdown form as the pages of MARKDOWN_PAGES do. Several rules
+    may match one path (Cloudflare and Netlify apply them all), but never two that set the same
+    header: Cloudflare would join the values (two Content-Types become `application/json,
+    application/json`). `/*` holds the security headers, so no other rule may set them."""
     page = [f"Link: {CATALOG_LINK}", REVALIDATE]
     index = [*API_HEADERS, f"Link: {CATALOG_LINK}, {SERVICE_DESC_LINK}"]
     document = [*API_HEADERS, f"Link: {SERVICE_DESC_LINK}"]
@@ -92,7 +93,7 @@ def header_rules():
         ("/*", security_headers()),
         *(
             (pattern, [f"Link: {markdown_link(form)}, {CATALOG_LINK}", REVALIDATE])
-            for pattern, form in MARKDOWN_PAGES.items()
+            for pattern, form in [*MARKDOWN_PAGES.items(), *((page, page + ".md") for page in pages)]
         ),  # fmt: skip
         *((pattern, page) for pattern in PAGES),
         (MARKDOWN_FILES, ["! Link", "! Cache-Control", *MARKDOWN, f"Link: {CATALOG_LINK}", REVALIDATE]),
@@ -196,8 +197,8 @@ def redirect_page(url):
     )
 
 
-def headers_file():
-    rules = header_rules()
+def headers_file(pages=()):
+    rules = header_rules(pages)
     blocks = [pattern + "".join(f"\n  {header}" for header in headers) for pattern, headers in rules]
     return "\n".join(blocks) + "\n"
 

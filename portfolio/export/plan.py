@@ -295,7 +295,7 @@ def plan(build):
     build.drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
     moves = aliases.moves()
     build.host_files = {
-        "_headers": hosts.headers_file(),
+        "_headers": hosts.headers_file([page.get_absolute_url() for page in Page.objects.published()]),
         "_redirects": hosts.redirects_file(redirect_rules(), moves),
         hosts.NGINX_REDIRECTS: hosts.nginx_redirects(moves),
         hosts.ASSETS_IGNORE: hosts.assets_ignore(),

@@ -125,12 +125,13 @@ def test_not_found_page(get, path):
 
 
 def test_lists_do_not_grow_queries_with_content(get, django_assert_max_num_queries):
-    # The context processor's site query plus one query per list (no per-item queries) and, for
-    # /projects, /articles and a tag's page, one count for their pager; llms.txt also reads the
-    # site and the items' dates and sizes to count the parts of llms-full.txt. A tag's page reads
-    # its tag, the page of its index, then the page's projects and articles.
-    pages = [("/", 4), ("/projects", 3), ("/articles", 3), ("/stack", 4), ("/llms.txt", 7), ("/tags", 2),
-             ("/tags/python", 6), ("/tags/python/feed.xml", 5)]  # fmt: skip
+    # The context processors' site query and the header's standalone pages (nav: true), plus one
+    # query per list (no per-item queries) and, for /projects, /articles and a tag's page, one
+    # count for their pager; llms.txt also reads the site and the items' dates and sizes to count
+    # the parts of llms-full.txt, and lists the standalone pages. A tag's page reads its tag, the
+    # page of its index, then the page's projects and articles.
+    pages = [("/", 5), ("/projects", 4), ("/articles", 4), ("/stack", 5), ("/llms.txt", 8), ("/tags", 3),
+             ("/tags/python", 7), ("/tags/python/feed.xml", 5)]  # fmt: skip
     for path, queries in pages:
         with django_assert_max_num_queries(queries):
             get(path)
