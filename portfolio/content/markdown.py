@@ -161,9 +161,11 @@ def prose(body):
     """The plain text of each of the body's top-level paragraphs, in order (the move-in makes
     descriptions of them): never a heading, list, quote, code block, table or raw HTML, and a
     paragraph holding only images or tags has none."""
+    previous = None
     for token in thread_parser().parse(body, new_env(body)):
-        if token.type != "inline" or token.level != 1 or not token.map:
-            continue
+        opened, previous = previous, token.type
+        if token.type != "inline" or token.level != 1 or not token.map or opened != "paragraph_open":
+            continue  # a heading's text, a table's cell
         parts = []
         for child in token.children or ():
             if child.type in headings.TEXT_TOKENS:

@@ -1,12 +1,21 @@
-"""Astro blogs (AstroPaper's shape): posts in src/data/blog/ (AstroPaper 5) or src/content/blog/
-(content collections), `pubDatetime` or `pubDate`, public files in public/, old addresses
-/posts/<slug>/."""
+"""Astro blogs: the posts collection as the content config defines it (tsconfig.py: a glob()
+loader's folder anywhere, or a legacy src/content/<name>/ folder), else AstroPaper's src/data/blog/
+or src/content/blog/; the old addresses from the route that renders it; src/pages/*.md as pages;
+public files in public/."""
 
 import re
+from pathlib import PurePosixPath
 
-from .posts import MARKDOWN_SUFFIXES, NotASite, Skip, leads_out, read_post, walk
+from . import directives, tsconfig
+from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, leads_out, read_post, walk
 
 BLOG_DIRS = ("src/data/blog", "src/content/blog")
+CONTENT_CONFIGS = [f"{folder}.{ext}" for folder in ("src/content.config", "src/content/config")
+                   for ext in ("ts", "mts", "js", "mjs")]  # fmt: skip
+POSTS_NAMES = ("blog", "posts", "post")
+# A route's file or folder naming one entry: `[...slug]`, `[slug]`, `[...id]`, `[post]`.
+DYNAMIC = re.compile(r"\[(?:\.\.\.)?(?:slug|id|post|path)\]")
+GET_COLLECTION = re.compile(r"""\bgetCollection\(\s*["'`](?P<name>[\w-]+)["'`]""")
 # `title: "AstroPaper"` in src/config.ts's SITE, `SITE_TITLE = "..."` in the blog starter's consts.
 TITLE = re.compile(r"""(?:\btitle\s*:|\bSITE_TITLE\s*=)\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 DESCRIPTION = re.compile(r"""(?:\bdesc\s*:|\bSITE_DESCRIPTION\s*=)\s*(["'`])(?P<value>[^"'`\n]+)\1""")
@@ -20,20 +29,24 @@ CONFIG_MAX = 1_000_000
 
 class Astro:
     label = "Astro"
-    date_keys = ("pubDatetime", "pubDate", "date", "publishDate")
-    image_keys = ("ogImage", "heroImage", "image", "cover")
+    date_keys = ("pubDatetime", "pubDate", "published", "publishDate", "date")
+    image_keys = ("ogImage", "image", "heroImage", "cover", "coverImage")
     # Keys that are mapped (title... ) or mean nothing on this site.
     known = {"title", "description", "tags", "categories", "draft", "slug", *date_keys}
 
     def __init__(self, source):
         self.source = source
         self.skipped = []  # files a link leads out of SOURCE: Skips, reported first
-        self.blog = next((source / d for d in BLOG_DIRS if (source / d).is_dir()), None)
-        if self.blog is None:
-            raise NotASite(f"{source} is not an Astro blog: it has neither {' nor '.join(BLOG_DIRS)}/")
+        self.collection, self.blog, self.pattern = self._posts_collection()
         outside = leads_out(self.blog, source)
         if outside:
             raise NotASite(f"{source}: its {self.blog.relative_to(source)}/ {outside}")
+        # AstroPaper's posts: addresses made by its getPath() (folders starting with `_` left out).
+        self.astropaper = self.blog == source / "src/data/blog"
+        routes = _routes(source)
+        self.route = routes.get(self.collection) or ("/posts/" if self.astropaper or not routes else None)
+        if self.route is None:
+            self.route = f"/{self.collection}/"
         config = ""
         for name in ("src/config.ts", "src/config.js", "src/consts.ts", "src/consts.js", "astro.config.mjs",
                      "astro.config.ts", "astro.config.js"):  # fmt: skip
@@ -48,24 +61,101 @@ class Astro:
         self.author = _found(AUTHOR, config)
         self.url = _found(URL, config).rstrip("/")
 
+    def _posts_collection(self):
+        """(name, folder, glob pattern or None) of the posts: the content config's collection named
+        blog, posts or post, else the one a `[...slug].astro` route renders; without a content
+        config, AstroPaper's src/data/blog/ or a legacy src/content/<blog|posts|post>/."""
+        source = self.source
+        config = next((source / name for name in CONTENT_CONFIGS if (source / name).is_file()), None)
+        if config is not None and (outside := leads_out(config, source)):
+            self.skipped.append(Skip(config.relative_to(source).as_posix(), outside))
+            config = None
+        if config is None:
+            for folder in (*BLOG_DIRS, *(f"src/content/{name}" for name in POSTS_NAMES[1:])):
+                if (source / folder).is_dir():
+                    return PurePosixPath(folder).name, source / folder, None
+            raise NotASite(f"{source} is not an Astro blog: it has neither {' nor '.join(BLOG_DIRS)}/")
+        rel = config.relative_to(source).as_posix()
+        found = tsconfig.collections(config.read_text(errors="replace"))
+        rendered = _routes(source)
+        name = next((n for n in (*POSTS_NAMES, *rendered) if n in found), None)
+        if name is None:
+            names = ", ".join(sorted(found)) or "none"
+            raise NotASite(
+                f"{source}: {rel} defines no collection named {', '.join(POSTS_NAMES)} and no "
+                f"[...slug].astro route renders one (its collections: {names})"
+            )
+        collection = found[name]
+        if collection.loader is None:  # a legacy collection: src/content/<name>/
+            folder = source / "src/content" / name
+        elif collection.base is None:
+            raise NotASite(f"{source}: {rel}: the collection {name!r}: {collection.unread}; not read")
+        else:
+            base = PurePosixPath(collection.base)
+            if base.is_absolute() or ".." in base.parts:
+                raise NotASite(f"{source}: {rel}: the collection {name!r}'s base {collection.base!r} "
+                               "leads out of SOURCE: not read")  # fmt: skip
+            folder = source / base
+        if not folder.is_dir():
+            missing = folder.relative_to(source)
+            raise NotASite(f"{source}: {rel}: the collection {name!r} has no folder {missing}/")
+        pattern = tsconfig.glob_pattern(collection.pattern) if collection.pattern else None
+        return name, folder, pattern
+
     def entries(self):
         yield from self.skipped
         for path in walk(self.blog):
             rel = path.relative_to(self.source).as_posix()
+            inside = path.relative_to(self.blog).as_posix()
+            if self.pattern is not None and not self.pattern.fullmatch(inside):
+                if path.suffix.lower() in {*MARKDOWN_SUFFIXES, ".mdx"}:
+                    yield Skip(rel, f"not matched by the {self.collection} collection's glob() pattern")
+                continue
             if path.suffix == ".mdx":
                 yield Skip(rel, "MDX: its components cannot be converted; move it by hand")
             elif path.suffix.lower() in MARKDOWN_SUFFIXES:
-                yield read_post(path, self.source, path.stem)
+                name = path.parent.name if path.stem == "index" and path.parent != self.blog else path.stem
+                yield read_post(path, self.source, name)
             # other files beside the posts are images and the like, copied when a post uses them
+        yield from self._pages()
+
+    def _pages(self):
+        """src/pages/**/*.md: each a standalone page (its address the file's path)."""
+        pages = self.source / "src/pages"
+        if not pages.is_dir() or leads_out(pages, self.source):
+            return
+        for path in walk(pages):
+            rel = path.relative_to(self.source).as_posix()
+            inside = PurePosixPath(path.relative_to(pages).as_posix())
+            if path.suffix == ".mdx":
+                yield Skip(rel, "an MDX page: its components cannot be converted; move it by hand")
+                continue
+            if path.suffix.lower() not in MARKDOWN_SUFFIXES:
+                continue
+            parts = inside.with_suffix("").parts
+            parts = parts[:-1] if parts[-1] == "index" else parts
+            if not parts:
+                yield Skip(rel, "the home page: this site has its own")
+                continue
+            page = read_post(path, self.source, "-".join(parts), kind="page")
+            if isinstance(page, Post):
+                page.address = "/" + "/".join(parts) + "/"
+            yield page
 
     def old_addresses(self, post):
-        """/posts/<slug>/: the front matter's slug, else the file's path under the blog folder,
-        each segment slugified as AstroPaper does (folders starting with `_` left out)."""
+        """The route's address: `<route><id>/`, the id being the front matter's slug or the file's
+        path under the collection's folder, each segment slugified as Astro does (an index.md is
+        its folder's); AstroPaper's as its getPath() makes it (folders starting with `_` left out)."""
+        if post.kind == "page":
+            return [post.address]
         if isinstance(post.fields.get("slug"), str) and post.fields["slug"].strip():
-            return [f"/posts/{_segment(post.fields['slug'])}/"]
+            return [f"{self.route}{post.fields['slug'].strip().strip('/')}/"]
         folders = post.path.parent.relative_to(self.blog).parts
-        segments = [_segment(part) for part in folders if not part.startswith("_")]
-        return ["/posts/" + "/".join([*segments, _segment(post.path.stem)]) + "/"]
+        if self.astropaper:
+            segments = [_segment(part) for part in folders if not part.startswith("_")]
+            return [self.route + "/".join([*segments, _segment(post.path.stem)]) + "/"]
+        parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
+        return [self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
 
     def local_file(self, post, path):
         """The file a local reference of the post names: `/x.png` is public/x.png, `@/assets/x`
@@ -77,7 +167,36 @@ class Astro:
         return post.path.parent / path
 
     def convert_body(self, post, body, context):
-        return body
+        return directives.convert(post, body)
+
+
+def _routes(source):
+    """{collection: its address prefix} of the `[...slug].astro` (`[slug].astro`, `[...id].astro`,
+    `[...slug]/index.astro`) routes under src/pages and the collection each one's
+    getCollection() reads."""
+    pages = source / "src/pages"
+    found = {}
+    if not pages.is_dir() or leads_out(pages, source):
+        return found
+    for path in walk(pages):
+        if path.suffix != ".astro":
+            continue
+        parts = path.relative_to(pages).with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "index" and len(parts) > 1 else parts
+        if not parts or not DYNAMIC.fullmatch(parts[-1]) or any("[" in part for part in parts[:-1]):
+            continue
+        if leads_out(path, source):
+            continue
+        read = GET_COLLECTION.search(path.read_text(errors="replace")[:CONFIG_MAX])
+        if read:
+            found.setdefault(read["name"], "/" + "".join(f"{part}/" for part in parts[:-1]))
+    return found
+
+
+def _github_slug(text):
+    """github-slugger's slug, as Astro makes an entry's id of its path: lowercased, punctuation
+    removed, spaces made hyphens."""
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
 
 
 def _segment(text):

@@ -18,7 +18,7 @@ from django.utils.text import slugify
 
 from portfolio.content import aliases, loader, markdown
 
-from . import frontmatter
+from . import frontmatter, references
 from .astro import Astro
 from .hugo import Hugo
 from .jekyll import Jekyll
@@ -26,6 +26,7 @@ from .markup import outside_code
 from .posts import Failed, Skip, date_of, first_of, words
 from .references import Media, Rewriter
 
+LIQUID_LOOP = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+(?:site\.|paginator\.)")
 GENERATORS = {"astro": Astro, "hugo": Hugo, "jekyll": Jekyll}
 DESCRIPTION_MAX = 300
 MORE = re.compile(r"^[ \t]*<!--\s*more\s*-->[ \t]*\n?", re.M | re.I)
@@ -57,43 +58,77 @@ class Plan:
         return [outcome for outcome in self.outcomes if outcome.status == "failed"]
 
 
+# What a reference to nothing (a ref, a post_url) is replaced with: a link to it keeps only its
+# text (references.Rewriter), and one anywhere else is removed (the warning said so).
+MISSING = references.MISSING
+
+
 class Context:
-    """What a body may point at: the moved posts, by their source files and old addresses."""
+    """What a body may point at: the moved posts and pages, by their source files and old
+    addresses (drafts too: a link to one keeps only its text, as a link would leak it)."""
 
     def __init__(self, old_host=None):
         self.old_host = old_host  # the old site's host name: its absolute links are its addresses
-        self.by_name = {}  # {source name or path: {slug}}
-        self.by_address = {}  # {old address, normalised: slug}
+        self.by_name = {}  # {source name or path: {(kind, slug)}}
+        self.by_address = {}  # {old address, normalised: (kind, slug)}
         self.primary = {}  # {source rel: the post's address on the old site}
-        self.slugs = set()  # the articles of the move: `<slug>.md` links are already converted
+        self.drafts = {}  # {(kind, slug): source rel} of the drafts
+        self.made = set()  # the links this move wrote (a shortcode's, a Liquid tag's): converted
+        self.from_kind = "article"  # the kind of the item whose body is being converted
 
     def add_names(self, post, slug, content_root):
         rel = post.rel
         names = {rel, _no_suffix(rel), post.path.stem, post.name}
-        if content_root:
+        if content_root and post.path.is_relative_to(content_root):
             inside = post.path.relative_to(content_root).as_posix()
             names |= {inside, _no_suffix(inside), "/" + inside, "/" + _no_suffix(inside)}
-            if post.path.stem == "index":
+            if post.path.stem == "index" or post.path.stem.startswith("index."):
                 names |= {posixpath.dirname(inside), "/" + posixpath.dirname(inside)}
         for name in names:
-            self.by_name.setdefault(name, set()).add(slug)
-        self.slugs.add(slug)
+            self.by_name.setdefault(name, set()).add((post.kind, slug))
+        if _draft(post):
+            self.drafts[(post.kind, slug)] = rel
 
-    def item_link(self, target):
-        """`<slug>.md` (and the fragment) of the post `target` names (Hugo's ref, Jekyll's
-        post_url and link, a link to a source file), or None."""
+    def to(self, item):
+        """The link to `item` ((kind, slug)) from a body of the kind being converted."""
+        kind, slug = item
+        if kind == "page":
+            link = f"../pages/{slug}.md"
+        else:
+            link = f"{slug}.md" if self.from_kind == "article" else f"../articles/{slug}.md"
+        self.made.add(link)
+        return link
+
+    def find(self, target):
+        """(link, None) to the item `target` names (Hugo's ref, Jekyll's post_url and link, a
+        source file), with its fragment; (None, why not) when it names a draft or nothing."""
         path, _, fragment = target.strip().partition("#")
         path = path.strip().removeprefix("./")
-        slugs = (
+        items = (
             self.by_name.get(path) or self.by_name.get(path.rstrip("/")) or self.by_name.get(_no_suffix(path))
         )
-        if not slugs or len(slugs) > 1:
-            return None
-        return f"{next(iter(slugs))}.md" + (f"#{fragment}" if fragment else "")
+        if not items:
+            return None, "no moved post or page is that one"
+        if len(items) > 1:
+            return None, "more than one moved post has that name"
+        return self.linked(next(iter(items)), fragment)
+
+    def linked(self, item, fragment=""):
+        if item in self.drafts:
+            return None, f"it is a draft ({self.drafts[item]}): a link would publish its address"
+        return self.to(item) + (f"#{fragment}" if fragment else ""), None
+
+    def item_link(self, target):
+        """The link to the item `target` names, or None."""
+        return self.find(target)[0]
+
+    def address(self, address):
+        """The item ((kind, slug)) whose old address `address` is, or None."""
+        return self.by_address.get(_normal(address))
 
     def address_link(self, address):
-        slug = self.by_address.get(_normal(address))
-        return f"{slug}.md" if slug else None
+        item = self.address(address)
+        return self.linked(item)[0] if item else None
 
 
 class Move:
@@ -110,6 +145,8 @@ class Move:
                 outcomes.append(Outcome(entry.rel, "skipped", entry.reason))
             elif isinstance(entry, Failed):
                 outcomes.append(Outcome(entry.rel, "failed", entry.reason))
+            elif entry.kind == "page" and (why := _not_a_page(entry)):
+                outcomes.append(Outcome(entry.rel, "skipped", why))
             else:
                 posts.append(entry)
         context = Context(urlsplit(self.site.url).hostname if self.site.url else None)
@@ -122,7 +159,9 @@ class Move:
         for done, post in enumerate(posts, 1):
             if progress:
                 progress(done, len(posts))
-            outcome = Outcome(post.rel, "converted", f"articles/{slugs[post.rel]}.md")
+            folder = "pages" if post.kind == "page" else "articles"
+            outcome = Outcome(post.rel, "converted", f"{folder}/{slugs[post.rel]}.md")
+            context.from_kind = post.kind
             try:
                 text, outcome.dropped = self._article(
                     post, slugs[post.rel], moves[post.rel], context, media, hosts
@@ -130,7 +169,7 @@ class Move:
             except loader.ContentInvalid as exc:  # a bug of the converter's: say so, write nothing
                 outcome.status, outcome.detail = (
                     "failed",
-                    f"converted into an invalid article: {exc.errors[0]}",
+                    f"converted into an invalid {_kind_name(post)}: {exc.errors[0]}",
                 )
             else:
                 existing = self.dest / outcome.detail
@@ -149,8 +188,9 @@ class Move:
 
     def _slugs(self, posts):
         """{source rel: slug}: the front matter's `slug` or the file's (bundle's) name, made
-        valid, unique in the move and free in DEST: an article already there with that slug is
-        another one unless it has the post's title and date (this post's earlier move)."""
+        valid, unique in the move among items of its kind and free in DEST: an article already
+        there with that slug is another one unless it has the post's title and date (this post's
+        earlier move)."""
         taken, slugs = set(), {}
         for post in sorted(posts, key=lambda p: p.rel):
             written = post.fields.get("slug")
@@ -158,23 +198,25 @@ class Move:
                 str(written) if isinstance(written, (str, int)) and str(written).strip() else post.name
             )
             slug, number = base, 1
-            while slug in taken or not self._free(slug, post):
+            while (post.kind, slug) in taken or not self._free(slug, post):
                 number += 1
                 slug = f"{base[: loader.SLUG_MAX - 8]}-{number}"
             if slug != base:
-                post.warn(f"its slug {base!r} is another article's: written as {slug!r}")
-            taken.add(slug)
+                post.warn(f"its slug {base!r} is another {_kind_name(post)}'s: written as {slug!r}")
+            taken.add((post.kind, slug))
             slugs[post.rel] = slug
         return slugs
 
     def _free(self, slug, post):
-        existing = self.dest / "articles" / f"{slug}.md"
+        existing = self.dest / ("pages" if post.kind == "page" else "articles") / f"{slug}.md"
         if not existing.exists():
             return True
         try:
             fields, _, _ = frontmatter.split(frontmatter.decode(existing.read_bytes()))
         except (OSError, frontmatter.Unreadable):
             return False
+        if post.kind == "page":
+            return _scalar(fields.get("title")) == self._title(post)
         return _scalar(fields.get("title")) == self._title(post) and date_of(
             fields.get("date")
         ) == self._date(post)
@@ -185,9 +227,14 @@ class Move:
         owners, moves = {}, {}
         for post in sorted(posts, key=lambda p: p.rel):
             moves[post.rel] = []
-            if _draft(post):
-                continue  # never published: it had no address
-            slug = slugs[post.rel]
+            slug, item = slugs[post.rel], (post.kind, slugs[post.rel])
+            if _draft(post):  # never published: it had no address; a link to it is found all the same
+                for written in self.site.old_addresses(post)[:1]:
+                    address = _address(written)
+                    context.primary[post.rel] = address
+                    if address:
+                        context.by_address.setdefault(_normal(address), item)
+                continue
             for number, written in enumerate(self.site.old_addresses(post)):
                 address = _address(written)
                 if number == 0:
@@ -199,8 +246,8 @@ class Move:
                 if owner is not post:
                     post.warn(f"old address {address!r} is also {owner.rel}'s: it goes to that one")
                     continue
-                context.by_address[_normal(address)] = slug
-                alias = _alias(address, slug)
+                context.by_address[_normal(address)] = item
+                alias = _alias(address, slug, post.kind)
                 if alias is None or _key(alias) in map(_key, moves[post.rel]):
                     continue  # the article's own page, or another spelling of an address it has
                 problem = alias_problem(alias)
@@ -208,7 +255,6 @@ class Move:
                     post.warn(f"old address {address!r}: {problem}; left out")
                     continue
                 moves[post.rel].append(alias)
-                context.by_address[_normal(address)] = slug
         return moves
 
     def _article(self, post, slug, aliases, context, media, hosts):
@@ -217,10 +263,13 @@ class Move:
         body = site.convert_body(post, post.body, context)
         body = outside_code(body, lambda part: EMPTY_CONTENTS.sub("", MORE.sub("", part)))
         body = Rewriter(site, post, slug, context, media, hosts).body(body)
-        body = _clean(body, post, "body")
-        title, date = self._title(post), self._date(post)
+        body = _clean(body.replace(MISSING, ""), post, "body")
+        title = self._title(post)
         if not _scalar(fields.get("title")):
             post.warn(f"no title: {title!r}, from the file's name")
+        if post.kind == "page":
+            return self._page(post, slug, title, body, aliases)
+        date = self._date(post)
         key = next((k for k in site.date_keys if date_of(fields.get(k))), None)
         if key is None and post.file_date is None:
             post.warn(f"no date: {date}, the file's modification date")
@@ -251,14 +300,30 @@ class Move:
         dropped = sorted(k for k in fields if k not in mapped and not (k == "draft" and fields[k] is False))
         return text, dropped
 
+    def _page(self, post, slug, title, body, aliases):
+        """(the page file's text, the keys dropped) of a standalone page."""
+        fields = post.fields
+        _, description = first_of(fields, "description", "summary", "excerpt")
+        description = _oneline(_scalar(description)) or first_paragraph(body) or title
+        lines = ["---", f"title: {_quoted(title)}",
+                 f"description: {_quoted(_clean(description, post, 'description'))}"]  # fmt: skip
+        if _draft(post):
+            lines.append("draft: true")
+        if post.nav is not None:
+            lines += ["nav: true", f"order: {post.nav}"]
+        if aliases:
+            lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
+        text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
+        loader.parse_markdown_file(text.encode(), f"pages/{slug}.md", loader.PAGE)
+        mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "permalink",
+                  "redirect_from", "layout", "draft", "menu", "weight"}  # fmt: skip
+        return text, sorted(k for k in fields if k not in mapped)
+
     def _title(self, post):
         title = _clean(_scalar(post.fields.get("title")), post, "title")
-        # As Jekyll titles a post without one: its name's words, capitalised.
-        return (
-            title
-            or " ".join(word.capitalize() for word in re.split(r"[-_\s]+", post.name) if word)
-            or "Untitled"
-        )
+        # As Jekyll titles a post without one (Utils.titleize_slug): its name's words between
+        # hyphens, each capitalised.
+        return title or " ".join(word.capitalize() for word in post.name.split("-") if word) or "Untitled"
 
     def _date(self, post):
         """The front matter's date (the first of the generator's keys), else the file name's,
@@ -338,12 +403,14 @@ def _key(alias):
     return loader.alias_path_key(alias) if alias.startswith("/") else alias
 
 
-def _alias(address, slug):
-    """The alias that keeps `address` working: none when it is the article's own page, the
+def _alias(address, slug, kind="article"):
+    """The alias that keeps `address` working: none when it is the item's own page, the
     slug when it was an /articles/<slug> page, else the path."""
     stem = _normal(address)
-    if stem == f"/articles/{slug}":
+    if stem == (f"/{slug}" if kind == "page" else f"/articles/{slug}"):
         return None
+    if kind == "page":
+        return address
     if re.fullmatch(r"/articles/[^/]+", stem) and loader.SLUG_RE.fullmatch(stem[10:]):
         return stem[10:]
     return address
@@ -369,6 +436,24 @@ def _normal(address):
 
 def _no_suffix(path):
     return posixpath.splitext(path)[0]
+
+
+def _kind_name(post):
+    return "page" if post.kind == "page" else "article"
+
+
+def _not_a_page(page):
+    """Why a standalone page of the old site is not moved in, or None."""
+    layout = _scalar(page.fields.get("layout")) or _scalar(page.fields.get("type"))
+    if layout and not page.body.strip():
+        return f"a page its theme made (layout {layout!r}), with no text: this site makes its own"
+    if LIQUID_LOOP.search(page.body):
+        return "a page the old theme's Liquid fills (a loop over the posts): this site makes its own lists"
+    slug = make_slug(_scalar(page.fields.get("slug")) or page.name)
+    problem = aliases.page_slug_problem(slug)
+    if problem:
+        return f"{problem}: move its text by hand"
+    return None
 
 
 def _draft(post):

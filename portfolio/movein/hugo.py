@@ -2,6 +2,7 @@
 (`posts/name/index.md` and its files), shortcodes, permalinks from the site's config, aliases."""
 
 import re
+from collections import Counter
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
@@ -9,10 +10,11 @@ from . import shortcodes
 from .frontmatter import read_config
 from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, date_of, leads_out, read_post, walk
 
-CONFIG_NAMES = [f"{stem}.{ext}" for stem in ("hugo", "config") for ext in ("toml", "yaml", "yml", "json")]
+CONFIG_EXTENSIONS = ("toml", "yaml", "yml", "json")
+CONFIG_NAMES = [f"{stem}.{ext}" for stem in ("hugo", "config") for ext in CONFIG_EXTENSIONS]
 CONTENT_SUFFIXES = {".html", ".htm", ".org", ".adoc", ".asciidoc", ".rst", ".pdc", ".pandoc", ".mdx"}
 # `post.fr.md`, `index.pt-br.md`: a translation of the page of the same name.
-TRANSLATION = re.compile(r"\.(?P<language>[a-z]{2,3}(?:-[a-z0-9]{2,8})?)$", re.IGNORECASE)
+TRANSLATION = re.compile(r"\.(?P<language>[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,3})$", re.IGNORECASE)
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December"]  # fmt: skip
 
@@ -37,17 +39,14 @@ class Hugo:
     def __init__(self, source):
         self.source = source
         self.skipped = []  # config files a link leads out of SOURCE: Skips, reported first
-        config = {}
-        for folder in (source, source / "config" / "_default"):
-            for name in CONFIG_NAMES:
-                if (folder / name).is_file() and not config:
-                    outside = leads_out(folder / name, source)
-                    if outside:
-                        self.skipped.append(Skip((folder / name).relative_to(source).as_posix(), outside))
-                        continue
-                    config = read_config(folder / name)
-                    self.config_file = folder / name
-        written = str(config.get("contentDir") or config.get("contentdir") or "content")
+        config = self._config()
+        params = config.get("params") if isinstance(config.get("params"), dict) else {}
+        languages = config.get("languages") if isinstance(config.get("languages"), dict) else {}
+        self.default_language = _text(config.get("defaultcontentlanguage")).lower() or "en"
+        self.languages = {str(code).lower() for code in languages}
+        default = languages.get(self.default_language) or {}
+        written = str((default.get("contentdir") if isinstance(default, dict) else None)
+                      or config.get("contentdir") or "content")  # fmt: skip
         self.content = source / written
         if PurePosixPath(written).is_absolute() or ".." in PurePosixPath(written).parts:
             raise NotASite(f"{source}: its contentDir {written!r} leads out of SOURCE: not read")
@@ -59,24 +58,90 @@ class Hugo:
             raise NotASite(
                 f"{source} is not a Hugo site: it has no {self.content.name}/ folder (nor {names})"
             )
-        params = config.get("params") if isinstance(config.get("params"), dict) else {}
+        # Other languages' own content folders: their pages are translations.
+        self.translated = {
+            (source / str(settings["contentdir"])).resolve(): str(code)
+            for code, settings in languages.items()
+            if isinstance(settings, dict)
+            and settings.get("contentdir")
+            and str(code).lower() != self.default_language
+        }
         self.title = _text(config.get("title"))
         self.description = _text(params.get("description") or config.get("description"))
         author = params.get("author") or config.get("author")
         self.author = _text(author.get("name") if isinstance(author, dict) else author)
-        base = _text(config.get("baseURL") or config.get("baseurl"))
+        base = _text(config.get("baseurl"))
         self.url = base.rstrip("/") if base.startswith(("http://", "https://")) else ""
+        # The baseURL's path as written: Hugo lower-cases the pages' paths, never the baseURL's.
         self.base_path = urlsplit(base).path.rstrip("/") if self.url else ""
-        self.lowercase = not config.get("disablePathToLower", False)
+        self.lowercase = not config.get("disablepathtolower", False)
         permalinks = config.get("permalinks") if isinstance(config.get("permalinks"), dict) else {}
         if isinstance(permalinks.get("page"), dict):  # Hugo 0.112+: permalinks by page kind
             permalinks = permalinks["page"]
         self.permalinks = {key: value for key, value in permalinks.items() if isinstance(value, str)}
+        main = params.get("mainsections")
+        self.main_sections = [main] if isinstance(main, str) else [str(s) for s in main or [] if s]
+        menus = config.get("menus") or config.get("menu")
+        self.menu = (
+            menus.get("main") if isinstance(menus, dict) and isinstance(menus.get("main"), list) else []
+        )
+
+    def _config(self):
+        """The site's configuration, merged as Hugo merges it: config/_default/ (`hugo.*` or
+        `config.*` at its root, any other file under its name's key: params.toml is `params`),
+        config/production/ over it (a build's environment), the root `hugo.*` (else `config.*`)
+        over both; keys lower-cased (Hugo's are case-insensitive)."""
+        source, merged = self.source, {}
+        for environment in ("_default", "production"):
+            folder = source / "config" / environment
+            if not folder.is_dir() or self._outside(folder):
+                continue
+            for path in sorted(folder.iterdir()):
+                stem, _, ext = path.name.rpartition(".")
+                if ext not in CONFIG_EXTENSIONS or not path.is_file() or "." in stem or self._outside(path):
+                    continue  # `menus.en.toml`: a language's own (languages are a later issue)
+                data = _lower(read_config(path))
+                _merge(merged, data if stem in ("hugo", "config") else {stem.lower(): data})
+        root = next((source / name for name in CONFIG_NAMES if (source / name).is_file()), None)
+        if root is not None and not self._outside(root):
+            _merge(merged, _lower(read_config(root)))
+        return merged
+
+    def _outside(self, path):
+        outside = leads_out(path, self.source)
+        if outside:
+            self.skipped.append(Skip(path.relative_to(self.source).as_posix(), outside))
+        return outside
+
+    def _language(self, stem):
+        """(name, language) of a file's stem: `post.fr` is post in fr when fr is a language of the
+        site's (any `.xx` or `.xx-yy-zz` when it configures none); the language is None for the
+        default one's."""
+        found = TRANSLATION.search(stem)
+        if not found:
+            return stem, None
+        language = found["language"].lower()
+        if self.languages and language not in self.languages:
+            return stem, None
+        name = stem[: found.start()]
+        return name, None if language == self.default_language else found["language"]
+
+    def _translated(self, path):
+        """The language whose own content folder `path` is in, or None."""
+        resolved = path.resolve()
+        return next(
+            (code for folder, code in self.translated.items() if resolved.is_relative_to(folder)), None
+        )
 
     def entries(self):
         yield from self.skipped
         files = walk(self.content)
-        bundles = {path.parent for path in files if path.stem == "index" and path.suffix in MARKDOWN_SUFFIXES}
+        bundles = {
+            path.parent
+            for path in files
+            if path.suffix in MARKDOWN_SUFFIXES and self._language(path.stem)[0] == "index"
+        }
+        pages = []
         for path in files:
             rel = path.relative_to(self.source).as_posix()
             suffix = path.suffix.lower()
@@ -84,12 +149,10 @@ class Hugo:
                 if suffix in CONTENT_SUFFIXES:
                     yield Skip(rel, f"a {suffix} page, not markdown: move it by hand")
                 continue  # a bundle's images and other files, copied when a page uses them
-            stem = path.stem
-            translation = TRANSLATION.search(stem)
-            if translation:
-                yield Skip(
-                    rel, f"a translation ({translation['language']}): only the default language moves in"
-                )
+            stem, language = self._language(path.stem)
+            translated = self._translated(path)
+            if language or translated:
+                yield Skip(rel, f"translation (languages are a later issue): {language or translated}")
                 continue
             if stem == "_index":
                 yield Skip(rel, "a section's list page, not a post")
@@ -102,34 +165,63 @@ class Hugo:
                 continue
             page_dir = (bundle or path).parent
             section = page_dir.relative_to(self.content).as_posix()
-            if section == ".":
-                yield Skip(rel, "a page outside any section (such as an about page), not a post")
-                continue
+            section = "" if section == "." else section
             post = read_post(path, self.source, bundle.name if bundle else stem, section=section)
             if isinstance(post, Post) and _headless(post.fields):
                 yield Skip(rel, "a headless page (never rendered on the old site)")
             else:
-                yield post
+                pages.append(post)
+        counts = Counter(p.section.split("/")[0] for p in pages if isinstance(p, Post) and p.section)
+        main = set(self.main_sections) or ({counts.most_common(1)[0][0]} if counts else set())
+        for post in pages:
+            if isinstance(post, Post) and post.section.split("/")[0] not in main:
+                post.kind = "page"
+                post.nav = self._nav(post)
+            yield post
+
+    def _nav(self, page):
+        """The page's place in the old site's main menu (its front matter's `menu`, or the
+        config's menus.main naming its address), or None."""
+        menu = page.fields.get("menu")
+        if menu == "main" or (isinstance(menu, list) and "main" in menu):
+            return int(page.fields.get("weight") or 0) if str(page.fields.get("weight") or 0).isdigit() else 0
+        if isinstance(menu, dict) and "main" in menu:
+            entry = menu["main"] if isinstance(menu["main"], dict) else {}
+            weight = entry.get("weight", page.fields.get("weight", 0))
+            return weight if isinstance(weight, int) and not isinstance(weight, bool) else 0
+        address = self.old_addresses(page)[0].lower().rstrip("/")
+        inside = "/" + page.path.relative_to(self.content).with_suffix("").as_posix().lower()
+        for index, entry in enumerate(self.menu):
+            if not isinstance(entry, dict):
+                continue
+            target = _text(entry.get("pageref") or entry.get("url")).lower().rstrip("/")
+            if target and (self.base_path.lower() + target == address or target in (address, inside)):
+                weight = entry.get("weight", index)
+                return weight if isinstance(weight, int) and not isinstance(weight, bool) else index
+        return None
 
     def old_addresses(self, post):
         """The page's address on the old site (front matter `url`, else the section's permalink
-        pattern, else /<section>/<slug or name>/), then its `aliases`."""
+        pattern, else /<section>/<slug or name>/, lower-cased unless the config says not to),
+        under the baseURL's path as written; then its `aliases` (a relative one taken from the
+        page's folder, an absolute one under the baseURL's path, as Hugo writes them)."""
         url = post.fields.get("url")
         if isinstance(url, str) and url.strip():
             page = urlsplit(url.strip()).path or "/"
             page = page if page.startswith("/") else "/" + page
         else:
-            pattern = self.permalinks.get(post.section.split("/")[0])
-            page = self._permalink(pattern, post) if pattern else f"/{post.section}/{self._slug(post)}/"
-            page = self.base_path + page
-        if self.lowercase:
-            page = page.lower()
+            pattern = self.permalinks.get(post.section.split("/")[0]) if post.section else None
+            folder = f"/{post.section}" if post.section else ""
+            page = self._permalink(pattern, post) if pattern else f"{folder}/{self._slug(post)}/"
+            if self.lowercase:
+                page = page.lower()
+        page = self.base_path + page
         found = [page]
         directory = str(PurePosixPath(page).parent).rstrip("/") + "/"
         for alias in post.fields.get("aliases") or []:
             if isinstance(alias, str) and alias.strip():
                 alias = urlsplit(alias.strip()).path if "://" in alias else alias.strip()
-                found.append(alias if alias.startswith("/") else directory + alias)
+                found.append(self.base_path + alias if alias.startswith("/") else directory + alias)
         return found
 
     def _slug(self, post):
@@ -189,6 +281,24 @@ def _urlize(text):
     """Hugo's urlize, near enough: spaces become hyphens, what a path cannot hold goes."""
     text = re.sub(r"\s+", "-", text.strip())
     return re.sub(r"[^\w\-./~+]", "", text)
+
+
+def _lower(value, depth=0):
+    """A mapping with its keys lower-cased, at every level (Hugo's keys are case-insensitive)."""
+    if isinstance(value, dict) and depth < 20:
+        return {str(key).lower(): _lower(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list) and depth < 20:
+        return [_lower(item, depth + 1) for item in value]
+    return value
+
+
+def _merge(into, data):
+    """`data` merged into `into`, mapping by mapping, `data`'s values winning."""
+    for key, value in data.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
 
 
 def _text(value):

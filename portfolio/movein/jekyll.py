@@ -4,7 +4,7 @@ categories), `_drafts/`, `_config.yml` (title, url, baseurl, permalink), Liquid 
 import datetime
 import re
 
-from . import liquid
+from . import kramdown, liquid
 from .frontmatter import read_config
 from .posts import (
     DATE_PREFIX,
@@ -64,6 +64,9 @@ class Jekyll:
             "/" + _text(config.get("baseurl")).strip("/") if _text(config.get("baseurl")).strip("/") else ""
         )
         self.permalink = _text(config.get("permalink")) or "date"
+        exclude = config.get("exclude")
+        self.exclude = {str(name).strip("/") for name in exclude} if isinstance(exclude, list) else set()
+        self.exclude |= {"README.md", "CHANGELOG.md", "LICENSE.md", "CONTRIBUTING.md"}
 
     def entries(self):
         yield from self.skipped
@@ -92,10 +95,13 @@ class Jekyll:
                 if isinstance(post, Post) and post.fields.get("published") is False:
                     post.draft = True
                 yield post
+        yield from self.pages()
 
     def old_addresses(self, post):
         """The post's permalink on the old site (its own, else the config's, else Jekyll's
         default), then its `redirect_from` (jekyll-redirect-from)."""
+        if post.kind == "page":
+            return [post.address, *self._redirects(post)]
         pattern = _text(post.fields.get("permalink")) or self.permalink
         pattern = STYLES.get(pattern, pattern)
         date = date_of(post.fields.get("date")) or post.file_date
@@ -116,12 +122,13 @@ class Jekyll:
                           short_day=date.strftime("%a"))  # fmt: skip
         path = re.sub(r":(\w+)", lambda m: values.get(m[1], m[0]), pattern)
         page = re.sub(r"/{2,}", "/", self.base_path + "/" + path.lstrip("/"))
-        found = [page]
+        return [page, *self._redirects(post)]
+
+    def _redirects(self, post):
         redirects = post.fields.get("redirect_from")
-        for old in [redirects] if isinstance(redirects, str) else redirects or []:
-            if isinstance(old, str) and old.strip():
-                found.append(self.base_path + "/" + old.strip().lstrip("/"))
-        return found
+        return [self.base_path + "/" + old.strip().lstrip("/")
+                for old in ([redirects] if isinstance(redirects, str) else redirects or [])
+                if isinstance(old, str) and old.strip()]  # fmt: skip
 
     def local_file(self, post, path):
         """`/assets/x.png` is SOURCE/assets/x.png; a relative path is tried beside the post, then
@@ -135,7 +142,37 @@ class Jekyll:
         return beside if beside.exists() else self.source / path
 
     def convert_body(self, post, body, context):
-        return liquid.convert(post, body, context)
+        return kramdown.convert(post, liquid.convert(post, body, context), body)
+
+    def pages(self):
+        """The site's markdown pages (about.md, projects/index.md): each file with front matter
+        outside the folders Jekyll does not publish (`_*`, dotted, its `exclude`)."""
+        for path in walk(self.source):
+            rel = path.relative_to(self.source)
+            if path.suffix.lower() not in MARKDOWN_SUFFIXES or rel.as_posix() in self.exclude:
+                continue
+            if any(part.startswith(("_", ".")) or part in self.exclude for part in rel.parts[:-1]):
+                continue
+            if rel.name.startswith(("_", ".")) or not path.read_bytes()[:4].startswith(b"---"):
+                continue  # Jekyll publishes a page with front matter only (a README stays in the repository)
+            parts = rel.with_suffix("").parts
+            parts = parts[:-1] if parts[-1] == "index" else parts
+            if not parts:
+                yield Skip(rel.as_posix(), "the home page: this site has its own")
+                continue
+            if parts[-1] == "404":
+                yield Skip(rel.as_posix(), "the old site's page for missing addresses: this site has its own")
+                continue
+            page = read_post(path, self.source, "-".join(parts), kind="page")
+            if isinstance(page, Post):
+                pretty = self.permalink == "pretty" or self.permalink.endswith("/")
+                index = rel.stem == "index"
+                address = "/" + "/".join(parts) + ("/" if pretty or index else ".html")
+                permalink = _text(page.fields.get("permalink"))
+                page.address = self.base_path + ("/" + permalink.lstrip("/") if permalink else address)
+                if page.fields.get("published") is False:
+                    page.draft = True
+            yield page
 
 
 def walk_dirs(source):

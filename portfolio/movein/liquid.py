@@ -18,6 +18,7 @@ HIGHLIGHT = (
 POST_URL = re.compile(r"\{%-?\s*(?P<tag>post_url|link)\s+(?P<target>[^\s%]+)\s*-?%\}")
 SITE_URL = re.compile(r"\{\{-?\s*site\.(?:baseurl|url)\s*-?\}\}")
 FILTERED = re.compile(r"""\{\{-?\s*(["'])(?P<path>[^"']*)\1\s*\|\s*(?:relative_url|absolute_url)\s*-?\}\}""")
+MISSING = "\x01missing\x01"  # convert.MISSING: a reference to nothing, its warning given
 OPENING = re.compile(r"\{[%{]")
 CLOSING = {"{%": "%}", "{{": "}}"}
 
@@ -30,19 +31,22 @@ def convert(post, body, context):
         kept.append(text)
         return f"\x00{len(kept) - 1}\x00"
 
+    def restore(text):  # one level: a highlight's code has its `raw` texts back before it is kept
+        return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m[1])], text)
+
     text = substitute_pairs(body, *RAW, lambda opening, raw, closing: keep(raw))
     text = substitute_pairs(text, *COMMENT, lambda *_: "")  # Liquid's comments were never shown
     text = substitute_pairs(
-        text, *HIGHLIGHT, lambda opening, code, closing: keep(fenced(code, opening["language"]))
+        text, *HIGHLIGHT, lambda opening, code, closing: keep(fenced(restore(code), opening["language"]))
     )
     at = Finder(body)
 
     def link(match):
-        found = context.item_link(match["target"])
+        found, why = context.find(match["target"])
         if found is None:
             written = f"{{% {match['tag']} {match['target']} %}}"
-            post.warn(f"{written}: no converted post is that one; kept as written", at(match[0]))
-            return keep(match[0])
+            post.warn(f"{written}: {why}: a link to it keeps only its text", at(match[0]))
+            return MISSING
         return found
 
     text = POST_URL.sub(link, text)
@@ -51,7 +55,7 @@ def convert(post, body, context):
     at = Finder(body)
     for tag in tags(text):
         post.warn(f"Liquid {_short(tag)} kept as written", at(tag))
-    return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m[1])], text)
+    return restore(text)
 
 
 def tags(text):

@@ -39,6 +39,9 @@ class Post:
     draft: bool = False  # by where it is (Jekyll's _drafts/)
     file_date: datetime.date | None = None  # from the file name (Jekyll)
     section: str = ""  # Hugo: the folders under content/ (posts, blog/2020)
+    kind: str = "article"  # or "page": a standalone page (an about page), written to pages/
+    address: str = ""  # a page's address on the old site, when its reader knows it from its path
+    nav: int | None = None  # a page in the old site's main menu: its place there
     warnings: list = field(default_factory=list)  # [(line or None, message)]
 
     def warn(self, message, at=None):
@@ -109,21 +112,46 @@ def walk(folder):
     return found
 
 
+MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+MONTH = r"(?P<month>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?"
+WEEKDAY = r"(?:[a-z]+,?\s+)?"
+# The other forms a JavaScript Date (Astro's z.coerce.date()) reads: `25 Aug 2024`,
+# `Aug 25, 2024`, `Sunday, August 25th 2024`, `2024/08/25`, `08/25/2024`.
+TEXT_DATES = [
+    re.compile(rf"{WEEKDAY}(?P<day>\d{{1,2}})\s+{MONTH},?\s+(?P<year>\d{{4}})\b", re.I),
+    re.compile(rf"{WEEKDAY}{MONTH}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year>\d{{4}})\b", re.I),
+    re.compile(r"(?P<year>\d{4})/(?P<month>\d{1,2})/(?P<day>\d{1,2})\b"),
+    re.compile(r"(?P<month>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})\b"),
+]
+
+
 def date_of(value):
     """The calendar date a front matter value names, as written (`2014-05-12 10:00 +0200` is the
-    12th), or None."""
+    12th; `25 Aug 2024` and the other forms of TEXT_DATES too), or None."""
     if isinstance(value, datetime.datetime):
         return value.date()
     if isinstance(value, datetime.date):
         return value
-    if isinstance(value, str):
-        found = DATE_PREFIX.match(value.strip())
+    if not isinstance(value, str):
+        return None
+    text = value.strip()[:100]
+    found = DATE_PREFIX.match(text)
+    if found:
+        return _calendar(*map(int, found.groups()))
+    for pattern in TEXT_DATES:
+        found = pattern.fullmatch(text) or pattern.match(text)
         if found:
-            try:
-                return datetime.date(*map(int, found.groups()))
-            except ValueError:
-                return None
+            month = found["month"]
+            number = int(month) if month.isdigit() else MONTH_NAMES.index(month[:3].lower()) + 1
+            return _calendar(int(found["year"]), number, int(found["day"]))
     return None
+
+
+def _calendar(year, month, day):
+    try:
+        return datetime.date(year, month, day)
+    except ValueError:
+        return None
 
 
 def words(value):

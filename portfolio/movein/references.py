@@ -5,9 +5,13 @@ site.yaml's `imageHosts` (the Content-Security-Policy allows them)."""
 import filecmp
 import posixpath
 import re
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
+
+from portfolio.content.aliases import shadowed
 
 from .markup import outside_code
+
+MISSING = "\x01missing\x01"  # convert.MISSING: a reference to nothing, its warning given
 
 TITLE = r"""(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?"""
 TEXT = r"[^\[\]\n]*(?:\[[^\[\]\n]*\][^\[\]\n]*)*"
@@ -73,6 +77,7 @@ class Rewriter:
     def __init__(self, site, post, slug, context, media, hosts):
         self.site, self.post, self.slug = site, post, slug
         self.context, self.media, self.hosts = context, media, hosts
+        self.cursor = 0  # where in the post's source the last reference warned about was
 
     def body(self, text):
         return outside_code(text, self._part)
@@ -82,6 +87,16 @@ class Rewriter:
         text = HTML_IMAGE.sub(self._html_image, text)
         text = LINK.sub(self._markdown_link, text)
         return DEFINITION.sub(self._definition, text)
+
+    def warn(self, message, written):
+        """A warning at the line of the source where `written` is (searched forward from the last
+        one found, then from the start once: never the whole body once per reference)."""
+        at = self.post.body.find(written, self.cursor)
+        if at < 0:
+            at = self.post.body.find(written, 0, self.cursor)
+        if at >= 0:
+            self.cursor = at
+        self.post.warn(message, at if at >= 0 else None)
 
     def _markdown_image(self, match):
         new = self.image(_target(match["target"]))
@@ -101,7 +116,7 @@ class Rewriter:
         return whole[:start] + new + whole[end:]
 
     def _markdown_link(self, match):
-        new = self.link(_target(match["target"]))
+        new = self.link(_target(match["target"]), match["text"])
         if new is None:
             return match["text"]
         return f"[{match['text']}]({new}{match['title'] or ''})"
@@ -109,8 +124,10 @@ class Rewriter:
     def _definition(self, match):
         target = _target(match["target"])
         is_image = posixpath.splitext(urlsplit(target).path)[1].lower() in IMAGE_SUFFIXES
-        new = self.image(target) if is_image else self.link(target)
-        return match["start"] + (new if new is not None else target)
+        new = self.image(target) if is_image else self.link(target, "")
+        if new is None:  # a definition cannot be text: a link to nowhere of this site's
+            return match["start"] + "#"
+        return match["start"] + new
 
     def image(self, target):
         """The image's new address, or None to leave it out (a local file that is not there)."""
@@ -125,46 +142,62 @@ class Rewriter:
             return target
         copied = self._copy(target)
         if copied is None:
-            self.post.warn(f"image {target!r}: no such file in the old site; left out (its text kept)")
+            self.warn(f"image {target!r}: no such file in the old site; left out (its text kept)", target)
         return copied
 
-    def link(self, target):
-        """The link's new address, or None to keep only its text."""
+    def link(self, target, text):
+        """The link's new address, or None to keep only its text (a link to a draft, or to an
+        address of the old site that nothing moved in answers, with a warning)."""
+        if MISSING in target:
+            return None  # a ref or post_url to nothing: its warning is given
         parts = urlsplit(target)
+        fragment = f"#{parts.fragment}" if parts.fragment else ""
         if parts.hostname and parts.hostname == self.context.old_host:  # the old site's own address
-            found = self.context.address_link(parts.path)
-            if found:
-                return found + (f"#{parts.fragment}" if parts.fragment else "")
+            item = self.context.address(parts.path)
+            if item:
+                return self._to(item, target, fragment)
         if not target or SCHEME.match(target) or target.startswith(("#", "//", "?")):
             return target
-        fragment = f"#{parts.fragment}" if parts.fragment else ""
         path = unquote(parts.path)
         suffix = posixpath.splitext(path)[1].lower()
-        if path.removesuffix(".md") in self.context.slugs:  # made by a shortcode or a Liquid tag
+        if parts.path in self.context.made:  # made by a shortcode or a Liquid tag
             return target
         if suffix in MARKDOWN_SUFFIXES:  # a link to another post's source file
             source_rel = self._source_rel(path)
-            found = self.context.item_link(source_rel) if source_rel else None
-            if found:
-                return found + fragment
+            if source_rel:
+                found, why = self.context.find(source_rel)
+                if found or "draft" in (why or ""):
+                    return self._found(found, why, target, fragment)
         address = path if path.startswith("/") else self._absolute(path)
-        found = self.context.address_link(address) if address else None
-        if found:
-            return found + fragment
+        item = self.context.address(address) if address else None
+        if item:
+            return self._to(item, target, fragment)
         if suffix and suffix not in (".html", ".htm") and suffix not in MARKDOWN_SUFFIXES:
             copied = self._copy(parts.path)
             if copied:
                 return copied
-        if address and address.startswith(CHECKED):
-            self.post.warn(f"link {target!r}: no page of this site is there; its text kept")
+        base = getattr(self.site, "base_path", "")
+        if address in ("/", base + "/", base):
+            return "/" + (f"?{parts.query}" if parts.query else "") + fragment  # the home page
+        own = path.startswith("/") and not path.startswith(CHECKED) and shadowed(path)
+        if own and not (base and path.startswith(base + "/")):
+            return target  # an address this site has too (/tags/..., /feed.xml)
+        self.warn(
+            f"link {target!r}: nothing moved in is there (no post, page or file of the old site's); "
+            "its text kept",
+            target,
+        )
+        return None
+
+    def _to(self, item, target, fragment):
+        found, why = self.context.linked(item)
+        return self._found(found, why, target, fragment)
+
+    def _found(self, found, why, target, fragment):
+        if found is None:
+            self.warn(f"link {target!r}: {why}; its text kept", target)
             return None
-        if address and not path.startswith("/"):
-            return (
-                quote(address, safe="/%:@!$&'()*+,;=~-._")
-                + (f"?{parts.query}" if parts.query else "")
-                + fragment
-            )
-        return target
+        return found + fragment
 
     def _copy(self, target):
         path = unquote(urlsplit(target).path)

@@ -20,6 +20,7 @@ CLOSINGS = re.compile(r"\{\{[<%]\s*/\s*(?P<name>[\w./-]+)\s*[>%]\}\}")
 ARGUMENT = re.compile(
     r"""(?:(?P<key>[\w-]+)\s*=\s*)?(?P<value>"(?:[^"\\]|\\.)*"|`[^`]*`|'[^']*'|[^\s"'`]+)"""
 )
+MISSING = "\x01missing\x01"  # convert.MISSING: a reference to nothing, its warning given
 EMBEDS = {
     "youtube": ("https://www.youtube.com/watch?v={id}", "Video on YouTube"),
     "vimeo": ("https://vimeo.com/{id}", "Video on Vimeo"),
@@ -88,11 +89,10 @@ def convert(post, body, context):
             replacement = _embed(name, positional, named)
         elif name in ("ref", "relref"):
             target = named.get("path") or (positional[0] if positional else "")
-            replacement = context.item_link(target)
+            replacement, why = context.find(target)
             if replacement is None:
-                post.warn(
-                    f"{{{{< {name} {target!r} >}}}}: no converted post is {target!r}; kept as written", at
-                )
+                post.warn(f"{{{{< {name} {target!r} >}}}}: {why}: a link to it keeps only its text", at)
+                replacement = MISSING
         else:
             replacement = None
         if replacement is None:

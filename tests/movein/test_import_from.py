@@ -35,8 +35,12 @@ def test_hugo(tmp_path):
         "articles/json-note.md", "articles/toml-post.md",
     ]  # fmt: skip
     assert "skipped    content/posts/_index.md: a section's list page, not a post" in report
-    assert "content/posts/first-light.fr.md: a translation (fr)" in report
-    assert "content/about.md: a page outside any section" in report
+    assert "content/posts/first-light.fr.md: translation (languages are a later issue): fr" in report
+    # Outside the main sections: a standalone page.
+    assert "converted  content/about.md -> pages/about.md" in report
+    assert files["pages/about.md"].decode() == (
+        '---\ntitle: "About"\ndescription: "I build things in a shed."\n---\nI build things in a shed.\n'
+    )
     assert (
         "content/posts/bundle-post/notes.md: a file of the page bundle content/posts/bundle-post/" in report
     )

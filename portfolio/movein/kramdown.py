@@ -1,0 +1,94 @@
+"""kramdown's own syntax in a Jekyll post's body (kramdown is Jekyll's markdown; this site's
+renderer reads CommonMark and GitHub's additions only):
+
+- a block attribute list on its own line after a paragraph, `{: .notice--info}` (or `.note`,
+  `.tip`, `.warning`, `.danger`...), makes that paragraph a GitHub alert (`> [!NOTE]`), which the
+  site renders as a callout;
+- `{:toc}` (with the `* TOC` list item it replaces) is dropped: the site makes its own contents;
+- any other attribute list (`{: .class}`, `{:#id}`, `{:target="_blank"}` after a link),
+  `{::options ... /}` and `{::comment}...{:/comment}` are dropped;
+each with a warning. Lines inside fenced code are never read. One pass over the lines.
+"""
+
+import re
+
+from .markup import FENCE, substitute_pairs
+
+BLOCK = re.compile(r"^ {0,3}\{:(?!:)(?P<inside>[^}\n]*)\}\s*$")
+INLINE = re.compile(r"\{:(?!:)[^}\n]*\}")
+EXTENSION = re.compile(r"\{::(?P<name>\w+)[^}\n]*?/\}")
+COMMENT = (re.compile(r"\{::comment\}"), re.compile(r"\{:/(?:comment)?\}"))
+TOC_ITEM = re.compile(r"^ {0,3}[*+-] .*$|^ {0,3}1\. .*$")
+CALLOUTS = {"note": "NOTE", "info": "NOTE", "primary": "NOTE", "tip": "TIP", "success": "TIP",
+            "important": "IMPORTANT", "warning": "WARNING", "danger": "CAUTION",
+            "caution": "CAUTION"}  # fmt: skip
+
+
+def callout(inside):
+    """The alert a block attribute list's classes name (`.notice--warning` is WARNING, `.notice`
+    NOTE), or None."""
+    for name in re.findall(r"\.([\w-]+)", inside):
+        name = name.lower()
+        if name == "notice":
+            return "NOTE"
+        for word in reversed(re.split(r"-+", name)):
+            if word in CALLOUTS:
+                return CALLOUTS[word]
+    return None
+
+
+def convert(post, body, original):
+    """`body` without kramdown's attribute lists and extensions; warnings added to `post` at the
+    line of `original` (the body as written) where each is."""
+    cursor = [0]
+
+    def warn(message, written):
+        at = original.find(written, cursor[0])
+        if at >= 0:
+            cursor[0] = at + 1
+        post.warn(message, at if at >= 0 else None)
+
+    out, fence = [], None
+    paragraph = []  # the indexes in `out` of the paragraph just before, while it runs
+    for line in body.split("\n"):
+        if fence is not None:
+            stripped = line.strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            out.append(line)
+            continue
+        if opening := FENCE.match(line):
+            fence, paragraph = opening["fence"], []
+            out.append(line)
+            continue
+        block = BLOCK.match(line)
+        if block:
+            inside = block["inside"].strip()
+            if inside.lower() == "toc":
+                if paragraph and len(paragraph) == 1 and TOC_ITEM.match(out[paragraph[0]]):
+                    out.pop()
+                warn("kramdown {:toc} dropped: this site makes its own contents", line.strip())
+            elif (alert := callout(inside)) and paragraph:
+                first = paragraph[0]
+                for index in paragraph:
+                    out[index] = "> " + out[index]
+                out.insert(first, f"> [!{alert}]")
+                warn(f"kramdown {{:{inside}}}: the paragraph is a {alert.lower()} callout", line.strip())
+            else:
+                warn(f"kramdown attribute list {{:{inside}}} has no equivalent here: dropped", line.strip())
+            paragraph = []
+            continue
+        if not line.strip() or line.lstrip().startswith(("#", ">", "|")):
+            paragraph = []
+        else:
+            paragraph.append(len(out))
+        if "{:" in line:
+            for found in INLINE.findall(line):
+                warn(f"kramdown attribute list {found} has no equivalent here: dropped", found)
+            line = INLINE.sub("", line)
+        if "{::" in line:
+            for found in EXTENSION.finditer(line):
+                warn(f"kramdown {{::{found['name']}}} dropped", found[0])
+            line = EXTENSION.sub("", line)
+        out.append(line)
+    return substitute_pairs("\n".join(out), *COMMENT, lambda *_: "")

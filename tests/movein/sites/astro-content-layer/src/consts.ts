@@ -1,0 +1,2 @@
+export const SITE_TITLE = "Quill";
+export const SITE_DESCRIPTION = "A notebook kept in plain text.";

@@ -1,0 +1,102 @@
+"""The readers' parts, one at a time: the Astro content config read as text, dates as JavaScript
+reads them, remark directives, kramdown, Hugo's merged configuration and languages."""
+
+import datetime
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from portfolio.movein import directives, kramdown, tsconfig
+from portfolio.movein.hugo import Hugo
+from portfolio.movein.posts import date_of
+
+
+class Warned(SimpleNamespace):
+    def __init__(self):
+        super().__init__(warnings=[])
+
+    def warn(self, message, at=None):
+        self.warnings.append(message)
+
+
+def test_the_content_config_names_each_collection_and_its_folder():
+    found = tsconfig.collections(
+        """
+        export const BLOG_PATH = "src/data/blog"; // AstroPaper 5
+        /* a comment: defineCollection({ loader: glob({ base: "nope" }) }) */
+        const blog = defineCollection({
+          loader: glob({ pattern: "**/[^_]*.md", base: `./${BLOG_PATH}` }),
+          schema: ({ image }) => z.object({ title: z.string() }),
+        });
+        const notes = defineCollection({ loader: file("src/data/notes.json") });
+        const legacy = defineCollection({ type: "content" });
+        const remote = defineCollection({ loader: glob({ base: importedPath }) });
+        export const collections = { blog, notes, "old-posts": legacy, remote };
+        """
+    )
+    assert (found["blog"].loader, found["blog"].base, found["blog"].pattern) == (
+        "glob", "./src/data/blog", "**/[^_]*.md",
+    )  # fmt: skip
+    assert found["notes"].loader == "file"
+    assert found["old-posts"].loader is None  # src/content/old-posts/
+    assert found["remote"].base is None and "cannot be read without running it" in found["remote"].unread
+
+
+def test_a_hostile_content_config_is_read_in_linear_time():
+    start = time.perf_counter()
+    tsconfig.collections("defineCollection(" * 50_000 + "`${" * 50_000 + "/*" + '"' * 50_000)
+    assert time.perf_counter() - start < 3
+
+
+@pytest.mark.parametrize(
+    "pattern, path, matched",
+    [
+        ("**/[^_]*.{md,mdx}", "a/b.mdx", True),
+        ("**/[^_]*.{md,mdx}", "a/_b.md", False),
+        ("*.md", "a/b.md", False),
+    ],
+)
+def test_glob_patterns(pattern, path, matched):
+    assert bool(tsconfig.glob_pattern(pattern).fullmatch(path)) is matched
+
+
+@pytest.mark.parametrize(
+    "written", ["25 Aug 2024", "Aug 25, 2024", "August 25th, 2024", "Sun, 25 Aug 2024 10:00:00 GMT",
+                "2024/08/25", "08/25/2024", "2024-08-25T23:30:00-05:00"],
+)  # fmt: skip
+def test_dates_as_javascript_reads_them(written):
+    assert date_of(written) == datetime.date(2024, 8, 25)
+
+
+def test_directives():
+    post = Warned()
+    body = '::github{repo="a/b"}\n\n:::warning\nHot.\n:::\n\n::chart{data=x}\n\n```\n:::tip\n```\n'
+    assert directives.convert(post, body) == (
+        "[a/b](https://github.com/a/b)\n\n> [!WARNING]\n> Hot.\n\n\n```\n:::tip\n```\n"
+    )
+    assert post.warnings == ["directive ::chart has no equivalent here: dropped"]
+
+
+def test_kramdown():
+    post = Warned()
+    body = '* TOC\n{:toc}\n\nMind it.\n{: .notice--danger}\n\n[x](y){:target="_blank"}\n{: #anchor}\n'
+    assert kramdown.convert(post, body, body) == "\n> [!CAUTION]\n> Mind it.\n\n[x](y)\n"
+    assert len(post.warnings) == 4
+
+
+def test_hugo_merges_its_configuration_as_hugo_does(tmp_path):
+    (tmp_path / "content/post").mkdir(parents=True)
+    (tmp_path / "config/_default").mkdir(parents=True)
+    (tmp_path / "config/production").mkdir(parents=True)
+    (tmp_path / "config/_default/hugo.toml").write_text('baseURL = "https://x.org/Old-Path/"\ntitle = "A"\n')
+    (tmp_path / "config/_default/params.yaml").write_text("mainSections: [post]\ndescription: D\n")
+    (tmp_path / "config/_default/languages.json").write_text('{"en": {}, "zh-Hant-TW": {}}')
+    (tmp_path / "config/production/params.toml").write_text('description = "P"\n')
+    (tmp_path / "hugo.toml").write_text('title = "Root"\n')
+    site = Hugo(tmp_path)
+    assert (site.title, site.description, site.main_sections) == ("Root", "P", ["post"])
+    assert site.base_path == "/Old-Path"  # as written
+    assert site._language("index.zh-hant-tw") == ("index", "zh-hant-tw")
+    assert site._language("index.en") == ("index", None)  # the default language's
+    assert site._language("v1.2") == ("v1.2", None)

@@ -1,0 +1,123 @@
+"""Whole sites move in (issue 52): a theme's example site, a multilingual Hugo site, an Astro 5
+content-layer blog and a Jekyll blog written with kramdown, each in its generator's own layout
+(the texts are ours). Each builds with no hand edit, and every old address, of an article or a
+page, is a 301 rule of the build's `_redirects`."""
+
+import re
+
+import pytest
+
+from portfolio.content.aliases import spellings
+from tests.export.conftest import distill_local
+
+from .test_import_from import SITES, move
+
+SITE_URL = "https://moved.example.org"
+WHOLE_SITES = {
+    "hugo-theme": "hugo",
+    "hugo-multilingual": "hugo",
+    "astro-content-layer": "astro",
+    "jekyll-kramdown": "jekyll",
+}
+
+
+def old_addresses(dest):
+    """{old address: new page} of every path alias the move wrote, articles' and pages'."""
+    found = {}
+    for folder, prefix in (("articles", "/articles/"), ("pages", "/")):
+        for item in sorted((dest / folder).glob("*.md")):
+            text = item.read_text()
+            if "\ndraft: true\n" in text:
+                continue
+            for alias in re.findall(r'^  - "(/.+)"$', text, re.M):
+                found.update({spelling: prefix + item.stem for spelling in spellings(alias)})
+    return found
+
+
+@pytest.fixture(scope="module", params=sorted(WHOLE_SITES))
+def moved(request, tmp_path_factory):
+    """(the site's name, the move's report, DEST's files, the built folder)."""
+    root = tmp_path_factory.mktemp(request.param)
+    report, files = move(WHOLE_SITES[request.param], SITES / request.param, root / "content")
+    result = distill_local(root / "content", root / "site", root / "db.sqlite3", env={"SITE_URL": SITE_URL})
+    assert result.returncode == 0, result.stdout + result.stderr
+    return request.param, report, files, root
+
+
+def test_the_moved_site_builds_and_every_old_address_moves(moved):
+    name, _, _, root = moved
+    addresses = old_addresses(root / "content")
+    assert len(addresses) >= 4
+    rules = (root / "site/_redirects").read_text().splitlines()
+    for old, new in addresses.items():
+        assert f"{old} {new} 301" in rules, old
+    for page in (root / "content/pages").glob("*.md"):
+        assert (root / "site" / f"{page.stem}.html").exists() or (
+            root / "site" / page.stem / "index.html"
+        ).exists()
+
+
+def test_its_about_page_is_a_page(moved):
+    name, report, files, _ = moved
+    about = files["pages/about.md"].decode()
+    assert about.startswith('---\ntitle: "About')
+    assert not any(path.startswith("articles/about") for path in files)
+
+
+def test_what_each_site_became(moved):
+    name, report, files, _ = moved
+    text = {path: data.decode() for path, data in files.items() if path.endswith(".md")}
+    if name == "hugo-theme":
+        # The baseURL's path as written (no lower-casing), absolute aliases under it.
+        faq = text["articles/stonecrop-faq.md"]
+        assert '  - "/hugo-Stonecrop/posts/papermod/stonecrop-faq/"\n  - "/hugo-Stonecrop/faq/"' in faq
+        math = text["articles/math-typesetting.md"]
+        assert "[custom head](stonecrop-faq.md#custom-head--footer)" in math  # relative, with a fragment
+        assert "What is coming is a secret, and\nthis page does not exist." in math  # a draft, nothing
+        assert "The trip is [here](bundle-trip.md)." in math  # relref to a bundle
+        assert "line 8: link '../../papermod/stonecrop-draft/': it is a draft" in report
+        assert "line 9: {{< ref 'posts/nowhere' >}}: no moved post or page is that one" in report
+        assert "nav: true\norder: 3\n" in text["pages/about.md"]  # in config/_default/menus.toml
+        assert "[the FAQ](../articles/stonecrop-faq.md)" in text["pages/about.md"]
+        assert "content/search.md: a page its theme made (layout 'search')" in report
+        assert "image: bundle-trip/view.png" in text["articles/bundle-trip.md"]
+    elif name == "hugo-multilingual":
+        assert (
+            "content/post/tea-notes/index.zh-hant-tw.md: translation (languages are a later issue)" in report
+        )
+        assert "content/post/kettles.fr.md: translation (languages are a later issue): fr" in report
+        assert sorted(p for p in text if p.startswith("articles/")) == [
+            "articles/kettles.md",
+            "articles/tea-notes.md",
+        ]
+        assert sorted(p for p in text if p.startswith("pages/")) == ["pages/about.md", "pages/links.md"]
+        assert "The [about page](../pages/about.md)" in text["articles/tea-notes.md"]
+        assert "[the tea notes](tea-notes.md)" in text["articles/kettles.md"]
+    elif name == "astro-content-layer":
+        first = text["articles/first-steps.md"]  # an index.md, slugged by its folder
+        assert "date: 2024-08-25\n" in first  # `published: 25 Aug 2024`
+        assert 'description: "This is where the notebook starts."' in first  # prose, never code
+        assert "image: first-steps/desk.png" in first
+        assert '  - "/blog/first-steps/"' in first  # the route that renders the collection
+        assert "> [!NOTE]\n> Everything here is plain text." in first  # an alert, as written
+        assert "[quill-notes/quill](https://github.com/quill-notes/quill)" in first
+        assert "> [!TIP]\n> **Keep it short**\n> One idea per post." in first
+        second = text["articles/second-post.md"]
+        assert "date: 2024-09-02" in second  # `publishDate: "Sep 2, 2024"`
+        assert "[the first](first-steps.md), or the [about page](../pages/about.md)" in second
+        assert (
+            "content/posts/_unfinished.md: not matched by the writing collection's glob() pattern" in report
+        )
+    else:
+        led = text["articles/blinking-an-led.md"]
+        assert "{:" not in led and "TOC" not in led
+        assert "> [!WARNING]\n> The resistor goes in series." in led
+        assert "```liquid\n{{ content }}\n```" in led  # raw inside highlight, verbatim
+        assert "a missing one." in led
+        assert "line 18: {% post_url 2022-01-01-never-written %}: no moved post or page" in report
+        assert 'description: "A datasheet helps."' in led  # the callout is not its prose
+        button = text["articles/reading-a-button.md"]
+        assert 'title: "Reading A Button"' in button  # Jekyll's title of an untitled post
+        assert "[LED post](blinking-an-led.md#wiring)" in button
+        assert "archive.md: a page the old theme's Liquid fills" in report
+        assert "index.md: the home page" in report
