@@ -5,7 +5,7 @@ from django.core.cache import cache
 
 from contact import challenge, delivery, ratelimit
 
-from .helpers import SITE_ORIGIN, TEST_MAXNUMBER, VALID, solve
+from .helpers import SITE_ORIGIN, TEST_MAXNUMBER, VALID, delivered, solve
 from .servers import postgres_server
 
 
@@ -37,11 +37,6 @@ def contact_settings(settings, monkeypatch):
     yield settings
     # What a test handed to the delivery thread is tried before its settings and rows go.
     assert delivery.drain(timeout=30), "the delivery thread is still busy"
-
-
-def delivered(timeout=10):
-    """Wait (at most `timeout` seconds) until the delivery thread tried everything handed to it."""
-    assert delivery.drain(timeout), f"nothing delivered within {timeout} s"
 
 
 @pytest.fixture

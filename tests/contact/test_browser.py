@@ -12,7 +12,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from contact.models import ContactMessage, UsedChallenge
 
 from ..browser import console_errors
-from .conftest import delivered
+from .helpers import delivered
 from .receiver import receiver
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -12,8 +12,7 @@ from django.core.management import call_command
 from contact import delivery
 from contact.models import ContactMessage
 
-from .conftest import delivered
-from .helpers import numbered
+from .helpers import delivered, numbered
 from .mail_server import mail_server
 from .receiver import receiver
 
@@ -112,5 +111,4 @@ def test_a_message_marked_spam_before_its_turn_is_never_sent(post, smtp):
     ContactMessage.objects.filter(message="Message number 2.").update(status="spam", spam_reason="marked")
     smtp.release()
     delivered()
-    assert [m for m in smtp.mails if "Message number" in m] == [smtp.mails[0]]
-    assert "Message number 1." in smtp.mails[0]
+    assert len(smtp.mails) == 1 and "Message number 1." in smtp.mails[0]
