@@ -6,9 +6,9 @@ stays owed: `notified_at` is empty, and `manage.py send_contact_notifications` (
 minutes by cron or a systemd timer) sends it.
 
 Each sender first claims the message (`notifying_since`, one UPDATE that only one process can win),
-so the delivery thread and the command never both send it. A claim is released when the send fails and
-taken over once it is stale: its process died without saying how the send went. Only then can a
-mail go out twice (sent, then the process died before recording it); every copy carries the same
+so the delivery thread and the command never both send it. A claim is released when the send fails
+and taken over once it is stale: its process died without saying how the send went. Only then can
+a mail go out twice (sent, then the process died before recording it); every copy carries the same
 Message-ID, so mail clients show one.
 """
 
