@@ -1,13 +1,14 @@
 """Telling the owner about a stored message: once, and never lost.
 
-The request that stores a message tries to mail it at once. Whatever it could not send (the mail
-server down, the worker killed mid-send) stays owed: `notified_at` is empty, and
-`manage.py send_contact_notifications` (run every few minutes by cron or a systemd timer) sends it.
+The process that stored a message mails it once the sender was answered (its delivery thread,
+contact/delivery.py). Whatever it could not send (the mail server down, the worker killed mid-send)
+stays owed: `notified_at` is empty, and `manage.py send_contact_notifications` (run every few
+minutes by cron or a systemd timer) sends it.
 
 Each sender first claims the message (`notifying_since`, one UPDATE that only one process can win),
-so the request and the command never both send it. A claim is released when the send fails and
-taken over once it is stale: its process died without saying how the send went. Only then can a
-mail go out twice (sent, then the process died before recording it); every copy carries the same
+so the delivery thread and the command never both send it. A claim is released when the send fails
+and taken over once it is stale: its process died without saying how the send went. Only then can
+a mail go out twice (sent, then the process died before recording it); every copy carries the same
 Message-ID, so mail clients show one.
 """
 
@@ -44,8 +45,8 @@ def claim(pk):
 
 
 def notify(message):
-    """Mail the owner about a message just stored, unless another process is on it; True when
-    this call sent it. A failure is logged and leaves the notification owed."""
+    """Mail the owner about a message just stored (from the delivery thread), unless another
+    process is on it; True when this call sent it. A failure is logged and leaves it owed."""
     if not settings.CONTACT_NOTIFY_EMAIL:
         logger.warning("Contact message %s stored; nobody told (CONTACT_NOTIFY_EMAIL unset)", message.pk)
         return False

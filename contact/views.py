@@ -10,7 +10,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from . import challenge, client_address, dedupe, hosting, notifications, ratelimit, webhooks
+from . import challenge, client_address, dedupe, delivery, hosting, ratelimit
 from .forms import HONEYPOT, SOLUTION, ContactForm
 from .models import ContactMessage
 from .origins import allowed_request_origin
@@ -167,12 +167,12 @@ def answer(request, origin, wants_html):
     if message.status == ContactMessage.Status.SPAM:
         logger.info("Contact message %s from %s stored as spam (%s)", message.pk, origin, message.spam_reason)
         return success(origin, wants_html)
-    # From here on the answer is success whatever fails: what was not sent stays owed.
-    for tell in (notifications.notify, webhooks.deliver):
-        try:
-            tell(message)
-        except Exception:
-            logger.exception("Contact message %s stored, but what followed failed", message.pk)
+    # From here on the answer is success whatever fails: what was not sent stays owed. The mail
+    # and the webhook go after the answer, from this process's delivery thread (contact/delivery.py).
+    try:
+        delivery.after_commit(message)
+    except Exception:
+        logger.exception("Contact message %s stored, but what followed failed", message.pk)
     return success(origin, wants_html)
 
 

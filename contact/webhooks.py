@@ -1,9 +1,9 @@
 """The webhook: every message that is not spam, POSTed once as signed JSON to CONTACT_WEBHOOK_URL.
 
 Like the mail (contact/notifications.py) and apart from it: a message stored while the URL is set
-owes its webhook (`webhook_owed`) until a receiver answered 2xx. The request that stored it tries
-at once, for at most CONTACT_WEBHOOK_TIMEOUT seconds in all (a slow receiver does not hold the
-sender's answer); whatever failed (5xx, refused, timeout) is tried again by
+owes its webhook (`webhook_owed`) until a receiver answered 2xx. The process that stored it posts
+it once the sender was answered (its delivery thread, contact/delivery.py), for at most
+CONTACT_WEBHOOK_TIMEOUT seconds in all; whatever failed (5xx, refused, timeout) is tried again by
 `manage.py send_contact_notifications`, which never mails the owner again for it. A sender claims
 the row first (`webhook_since`), so two processes never post it at once. A receiver that took a
 post but answered too late gets it again: the `id` lets it drop the second.
@@ -51,7 +51,7 @@ def claim(pk):
 
 
 def deliver(message):
-    """Post a message just stored (or marked not spam), unless another process is on it; True
+    """Post a message just stored (from the delivery thread), unless another process is on it; True
     when this call delivered it. A failure is logged and leaves it owed."""
     if not settings.CONTACT_WEBHOOK_URL:
         return False

@@ -3,9 +3,9 @@ from urllib.parse import urlencode
 import pytest
 from django.core.cache import cache
 
-from contact import challenge, ratelimit
+from contact import challenge, delivery, ratelimit
 
-from .helpers import SITE_ORIGIN, TEST_MAXNUMBER, VALID, solve
+from .helpers import SITE_ORIGIN, TEST_MAXNUMBER, VALID, delivered, solve
 from .servers import postgres_server
 
 
@@ -34,16 +34,22 @@ def contact_settings(settings, monkeypatch):
     cache.clear()
     # A test whose cache failed must not leave the next one without a cache.
     monkeypatch.setattr(ratelimit, "_cache_down_until", 0.0)
-    return settings
+    yield settings
+    # What a test handed to the delivery thread is tried before its settings and rows go.
+    assert delivery.drain(timeout=30), "the delivery thread is still busy"
 
 
 @pytest.fixture
 def post(client, db):
     """post(data, origin=SITE_ORIGIN, as_json=True, proven=True, headers={...}): a POST to
     /api/contact, with a fresh solution of the proof of work (as the form's script sends it)
-    unless `proven` is false or `data` has its own `altcha`."""
+    unless `proven` is false or `data` has its own `altcha`. The mail and the webhook go after the
+    answer: it returns once the delivery thread tried them, unless `wait` is false.
 
-    def send(data=None, origin=SITE_ORIGIN, as_json=True, proven=True, **extra):
+    Delivery needs the message's row committed (`transaction.on_commit`): the tests that look at
+    what was delivered are transactional (`django_db(transaction=True)`)."""
+
+    def send(data=None, origin=SITE_ORIGIN, as_json=True, proven=True, wait=True, **extra):
         data = VALID if data is None else data
         if proven and isinstance(data, dict) and "altcha" not in data:
             data = {**data, "altcha": solve(challenge.create())}
@@ -54,6 +60,9 @@ def post(client, db):
             body, content_type = data, "application/json"
         else:
             body, content_type = urlencode(data), "application/x-www-form-urlencoded"
-        return client.post("/api/contact", body, content_type=content_type, headers=headers, **extra)
+        response = client.post("/api/contact", body, content_type=content_type, headers=headers, **extra)
+        if wait:
+            delivered()
+        return response
 
     return send

@@ -6,6 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import altcha
 
+from contact import delivery
+
 SITE_ORIGIN = "https://portfolio.test"  # the origin of tests/content_builder.py's SITE_URL
 VALID = {"name": "Ada Lovelace", "email": "ada@example.com", "message": "Hello there.\nSecond line."}
 
@@ -70,3 +72,9 @@ def signed_challenge(hmac_key, expires_in=600, maxnumber=TEST_MAXNUMBER):
 def proven(data, hmac_key):
     """`data` with a fresh solution (the form's script sends one with every message)."""
     return {**data, "altcha": solve(signed_challenge(hmac_key))}
+
+
+def delivered(timeout=10):
+    """Wait (at most `timeout` seconds) until this process's delivery thread tried everything
+    handed to it: the mail and the webhook go after the answer (contact/delivery.py)."""
+    assert delivery.drain(timeout), f"still delivering after {timeout} s"

@@ -47,6 +47,18 @@ def wait_for_port(port, process, timeout=15):
     raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout}s")
 
 
+def eventually(check, timeout=10, interval=0.05):
+    """The first truthy value of `check()`, polled until `timeout` seconds (then AssertionError):
+    what the service does after its answer (the mail, the webhook) is looked for this way."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"not within {timeout} s: {check}"
+        time.sleep(interval)
+
+
 def stop(process):
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)

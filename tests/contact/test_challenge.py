@@ -17,7 +17,7 @@ from contact.models import ContactMessage, UsedChallenge
 
 from .helpers import BROWSER_ACCEPT, SITE_ORIGIN, TEST_MAXNUMBER, VALID, assert_error, numbered, solve
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 URL = "/api/contact/challenge"
 

@@ -7,17 +7,32 @@ has run, exactly one notification."""
 
 import http.client
 import json
+import os
 import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 from contextlib import contextmanager
 
 import pytest
 
 from .helpers import SITE_ORIGIN, VALID, proven
-from .servers import ROOT, free_port, gunicorn, postgres_server, redis_process
+from .mail_server import mail_server
+from .receiver import receiver
+from .servers import (
+    ROOT,
+    eventually,
+    free_port,
+    gunicorn,
+    gunicorn_process,
+    nginx,
+    postgres_server,
+    process_group,
+    redis_process,
+    request,
+)
 from .test_service import Service, start_service
 
 HTTPS = {"X-Forwarded-Proto": "https"}  # what nginx says of a request it took over TLS
@@ -86,6 +101,7 @@ def test_a_retry_after_postgresql_was_down_is_stored_once(tmp_path, postgres, re
         assert post(service, data, client)[0] == 201  # the sender's retry
         assert post(service, data, client)[0] == 201  # and a second one
         assert stored(service, "Down") == 1
+        service.delivered("Down")
         assert len(service.mails("Sent while it was down.")) == 1
 
 
@@ -116,6 +132,7 @@ def test_a_worker_killed_on_a_hung_postgresql_leaves_nothing_that_answers_for_it
         assert post(service, data, client)[0] == 201
         assert post(service, data, client)[0] == 201
         assert stored(service, "Hung") == 1
+        service.delivered("Hung")
         assert len(service.mails("Sent while it hung.")) == 1
 
 
@@ -148,12 +165,13 @@ def test_identical_posts_at_once_store_one_row_with_redis_up_hung_or_down(
             data = {**VALID, "name": f"Redis {state}", "message": f"Clicked while Redis was {state}."}
             assert burst(service, data, service.client()) == [201] * 4, state
             assert stored(service, f"Redis {state}") == 1, state
+            service.delivered(f"Redis {state}")
             assert len(service.mails(f"Clicked while Redis was {state}.")) == 1, state
 
 
 @contextmanager
-def silent_mail_server():
-    """A port that accepts connections and never says a word (a hung mail server)."""
+def silent_server():
+    """A port that accepts connections and never says a word (a hung mail server or receiver)."""
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen(16)
@@ -174,10 +192,10 @@ def test_a_notification_that_could_not_be_sent_is_sent_later_once(tmp_path, post
         assert post(service, data, client)[0] == 201
         assert post(service, data, client)[0] == 201
         assert stored(service, "Unsent") == 1
-        assert service.rows("select notified_at from contact_contactmessage where name = 'Unsent'") == [
-            (None,)
-        ]
-        assert "notification email failed" in service.log()
+        # The delivery thread's try, after the answer: failed, logged, its claim released.
+        service.logged("notification email failed")
+        unsent = "select notified_at, notifying_since from contact_contactmessage where name = 'Unsent'"
+        eventually(lambda: service.rows(unsent) == [(None, None)])
 
         failed = send_owed(service)  # the mail server is still down: it stays owed, cron is told
         assert failed.returncode == 1 and "1 notification(s) failed again" in failed.stderr
@@ -188,19 +206,24 @@ def test_a_notification_that_could_not_be_sent_is_sent_later_once(tmp_path, post
 
 
 def test_a_worker_killed_while_mailing_is_taken_over_once_its_claim_is_stale(tmp_path, postgres, redis):
-    """The mail server hangs, and gunicorn kills the worker that waits for it. The retry command
-    leaves a fresh claim alone (its sender may still be sending), and sends once it is stale."""
-    with silent_mail_server() as smtp_port:
+    """The mail server hangs: the post is answered at once, and the worker's delivery thread waits
+    for the server, the message claimed. The worker is killed then (SIGKILL: a crash, an OOM kill).
+    The retry command leaves a fresh claim alone (its sender may still be sending), and sends once
+    it is stale."""
+    with silent_server() as smtp_port:
         smtp = {"EMAIL_BACKEND": "", "EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(smtp_port),
                 "EMAIL_USE_TLS": "0", "EMAIL_TIMEOUT": "30"}  # fmt: skip
-        database = postgres.create_database()
-        with running(tmp_path, redis[0], database, args=["--timeout", "3"], **smtp) as service:
+        env = start_service(tmp_path, redis[0], postgres.create_database(), **smtp)
+        with gunicorn_process(env, tmp_path, workers=2) as (port, master):
+            service = Service(port, env, tmp_path)
             client, data = service.client(), {**VALID, "name": "Mailing", "message": "Killed while mailing."}
-            status, _ = post(service, data, client, timeout=20)
-            assert status is None or status >= 500
-            assert "WORKER TIMEOUT" in service.log()
+            assert post(service, data, client, timeout=2)[0] == 201
+            claimed = "select count(*) from contact_contactmessage where notifying_since is not null"
+            eventually(lambda: service.rows(claimed) == [(1,)])
+            for pid in process_group(master)[1:]:  # the workers, not the master
+                os.kill(pid, signal.SIGKILL)
             assert stored(service, "Mailing") == 1
-            assert post(service, data, client)[0] == 201  # the retry: stored already
+            assert eventually(lambda: post(service, data, client)[0]) == 201  # the retry: stored already
 
             file_backend = {"EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend"}
             assert "Sent 0 contact notification(s)." in send_owed(service, **file_backend).stdout
@@ -211,3 +234,70 @@ def test_a_worker_killed_while_mailing_is_taken_over_once_its_claim_is_stale(tmp
             assert "Sent 1 contact notification(s)." in send_owed(service, **file_backend).stdout
             assert "Sent 0 contact notification(s)." in send_owed(service, **file_backend).stdout
             assert len(service.mails("Killed while mailing.")) == 1
+
+
+def test_six_visitors_are_answered_at_once_while_the_mail_server_and_the_receiver_hang(
+    tmp_path, postgres, redis
+):
+    """Issue 51's reproducer: a mail server that accepts and never answers (EMAIL_TIMEOUT 10 s) and
+    a receiver that does the same (CONTACT_WEBHOOK_TIMEOUT 3 s) held a worker 13 s per post when
+    both were sent inside the request: six visitors at once through nginx were answered in 13.2,
+    13.2, 26.2 and 26.3 s, and the last two got nginx's 503 at 30 s. Now every one is answered at
+    once by gunicorn's 2 workers on PostgreSQL, and each worker's thread sends after. Then the mail
+    server answers, the receiver too (the command's retry): every message is mailed once and
+    posted once."""
+    with mail_server() as smtp, silent_server() as hung_receiver, receiver() as hook:
+        env = start_service(
+            tmp_path, redis[0], postgres.create_database(),
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=str(smtp.port), EMAIL_USE_TLS="0",
+            CONTACT_WEBHOOK_URL=f"http://127.0.0.1:{hung_receiver}/", CONTACT_WEBHOOK_SECRET="secret",
+        )  # fmt: skip
+        with gunicorn(env, tmp_path, workers=2) as port, nginx(port, tmp_path) as edge:
+            service = Service(port, env, tmp_path)
+            answers = {}
+
+            def visit(name, source, prove=True):
+                data = {**VALID, "name": name}
+                if prove:
+                    data = proven(data, env["CONTACT_CHALLENGE_HMAC_KEY"])
+                started = time.monotonic()
+                status, _, _ = request(
+                    edge.port, "POST", "/api/contact", json.dumps(data).encode(),
+                    {"Origin": SITE_ORIGIN, "Content-Type": "application/json"}, source=source, tls=True,
+                )  # fmt: skip
+                answers[name] = (status, time.monotonic() - started)
+
+            def at_once(*visits):
+                threads = [threading.Thread(target=visit, args=args) for args in visits]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+
+            # Both workers warmed (their database connections, their first imports) by posts that
+            # deliver nothing: without a proof of work they are stored as spam.
+            at_once(*[(f"Warm {n}", f"127.0.1.{n + 2}", False) for n in range(4)])
+            answers.clear()
+            at_once(*[(f"Visitor {n}", f"127.0.0.{n + 2}") for n in range(6)])
+            print("answered:", ", ".join(f"{status} in {took:.3f} s" for status, took in answers.values()))
+            assert [status for status, _ in answers.values()] == [201] * 6
+            assert max(took for _, took in answers.values()) < 1
+            assert smtp.connections >= 1 and not smtp.mails  # a thread waits on the hung server
+
+            smtp.release()
+            # Each worker's thread: the mail, then the webhook's 3 s, one message at a time.
+            mailed = "select count(*) from contact_contactmessage where notified_at is not null"
+            assert service.rows("select count(*) from contact_contactmessage where status = 'spam'") == [(4,)]
+            eventually(lambda: service.rows(mailed) == [(6,)], timeout=60)
+            eventually(lambda: service.log().count("its webhook failed") == 6, timeout=60)
+            assert service.rows("select count(*) from contact_contactmessage where webhook_owed") == [(6,)]
+            assert sorted(mail.count("From: Visitor") for mail in smtp.mails) == [1] * 6
+
+            retry = send_owed(service, CONTACT_WEBHOOK_URL=hook.url)
+            assert "Sent 0 contact notification(s)." in retry.stdout
+            assert "Posted 6 contact webhook(s)." in retry.stdout
+            assert "Posted 0 contact webhook(s)." in send_owed(service, CONTACT_WEBHOOK_URL=hook.url).stdout
+            names = sorted(json.loads(body)["name"] for _, body, _ in hook.posts)
+            assert names == [f"Visitor {n}" for n in range(6)]
+            assert len(smtp.mails) == 6

@@ -14,7 +14,7 @@ from contact.models import ContactMessage
 
 from .helpers import SITE_ORIGIN, VALID, numbered
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_notification_goes_to_the_owner_with_reply_to_the_sender(post):

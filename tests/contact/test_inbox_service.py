@@ -16,11 +16,12 @@ import pytest
 
 from .helpers import BROWSER_ACCEPT, SITE_ORIGIN, VALID, signed_challenge, solve
 from .receiver import receiver
-from .servers import ROOT, gunicorn, nginx, redis_server
+from .servers import ROOT, eventually, gunicorn, nginx, redis_server
 from .servers import request as http_request
 from .test_service import FORM, PASSWORD, AdminLogin, Service, start_service
 
 SECRET = "the receiver's shared secret"
+RETRIED = "select count(*) from contact_contactmessage where name = 'Retried' and notified_at is not null"
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +90,7 @@ def test_the_inbox_on_the_production_service(tmp_path, redis_url, database, requ
             assert service.rows("select status from contact_contactmessage where name = 'Real One'") == [
                 ("ham",)
             ]
+            service.delivered("Real One")  # after the answer, by the worker's delivery thread
             assert len(service.mails("Proven.")) == 1
             [(hook_headers, hook_body, _)] = hook.posts
             assert signed_by_secret(hook_headers, hook_body) and json.loads(hook_body)["name"] == "Real One"
@@ -124,6 +126,10 @@ def test_the_inbox_on_the_production_service(tmp_path, redis_url, database, requ
             # A failing receiver: retried by the command, never twice, never mailed again.
             hook.answers = [503]
             assert service.post({**VALID, "name": "Retried", "message": "Hook later."})[0] == 201
+            # The delivery thread's try: the mail goes, the receiver's 503 leaves the post owed.
+            eventually(lambda: len(hook.posts) == 2)
+            released = f"{RETRIED} and webhook_owed and webhook_since is null"
+            eventually(lambda: service.rows(released) == [(1,)])
             result = manage(env, "send_contact_notifications")
             assert result.returncode == 0 and "Posted 1 contact webhook(s)." in result.stdout, result.stderr
             assert [json.loads(body)["name"] for _, body, _ in hook.posts] == [
@@ -150,6 +156,9 @@ def test_the_inbox_on_the_production_service(tmp_path, redis_url, database, requ
                 )  # fmt: skip
                 assert status == 302, page
             assert service.rows(f"select status from contact_contactmessage where id = {pk}") == [("ham",)]
+            assert not service.mails("Spam: missing")  # queued: the next run of the command sends it
+            assert "Sent 1 contact notification(s)." in manage(env, "send_contact_notifications").stdout
+            assert "Sent 0 contact notification(s)." in manage(env, "send_contact_notifications").stdout
             assert len(service.mails("Spam: missing")) == 1
             assert [json.loads(body)["id"] for _, body, _ in hook.posts].count(pk) == 1
 
@@ -207,6 +216,7 @@ def test_the_challenge_through_nginx(tmp_path, redis_url):
             ("ham", ""),
             ("spam", "missing"),
         ]
+        service.delivered(VALID["name"])
         assert len(service.mails("Hello there.")) == 1 and not service.mails("Sent without JavaScript.")
         # Another site's page gets no challenge, through nginx as straight.
         status, _, body = get_challenge(edge.port, {"Origin": "https://evil.example"}, tls=True)

@@ -17,7 +17,7 @@ from contact.models import ContactMessage
 
 from .helpers import BROWSER_ACCEPT, SITE_ORIGIN, VALID, assert_error, numbered
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_json_message_is_stored_and_answered_201(post):
@@ -312,7 +312,7 @@ def test_a_failure_before_storing_answers_500_server_error(post, caplog):
 
 def test_a_failure_after_storing_is_answered_as_success_and_the_mail_stays_owed(post, caplog):
     refuse("UPDATE", "Ada Lovelace")  # the notification's bookkeeping: its claim, then notified_at
-    with caplog.at_level(logging.ERROR, logger="contact.views"):
+    with caplog.at_level(logging.ERROR, logger="contact.delivery"):
         assert post().status_code == 201
     assert "stored, but what followed failed" in caplog.text
     assert post().status_code == 201  # the client's retry: stored once
