@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from . import shortcodes
 from .frontmatter import read_config
-from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, date_of, leads_out, read_post, walk
+from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, date_of, leads_out, read_post, text_of, walk
 
 CONFIG_EXTENSIONS = ("toml", "yaml", "yml", "json")
 CONFIG_NAMES = [f"{stem}.{ext}" for stem in ("hugo", "config") for ext in CONFIG_EXTENSIONS]
@@ -42,7 +42,7 @@ class Hugo:
         config = self._config()
         params = config.get("params") if isinstance(config.get("params"), dict) else {}
         languages = config.get("languages") if isinstance(config.get("languages"), dict) else {}
-        self.default_language = _text(config.get("defaultcontentlanguage")).lower() or "en"
+        self.default_language = text_of(config.get("defaultcontentlanguage")).lower() or "en"
         self.languages = {str(code).lower() for code in languages}
         default = languages.get(self.default_language) or {}
         written = str((default.get("contentdir") if isinstance(default, dict) else None)
@@ -66,11 +66,11 @@ class Hugo:
             and settings.get("contentdir")
             and str(code).lower() != self.default_language
         }
-        self.title = _text(config.get("title"))
-        self.description = _text(params.get("description") or config.get("description"))
+        self.title = text_of(config.get("title"))
+        self.description = text_of(params.get("description") or config.get("description"))
         author = params.get("author") or config.get("author")
-        self.author = _text(author.get("name") if isinstance(author, dict) else author)
-        base = _text(config.get("baseurl"))
+        self.author = text_of(author.get("name") if isinstance(author, dict) else author)
+        base = text_of(config.get("baseurl"))
         self.url = base.rstrip("/") if base.startswith(("http://", "https://")) else ""
         # The baseURL's path as written: Hugo lower-cases the pages' paths, never the baseURL's.
         self.base_path = urlsplit(base).path.rstrip("/") if self.url else ""
@@ -194,7 +194,7 @@ class Hugo:
         for index, entry in enumerate(self.menu):
             if not isinstance(entry, dict):
                 continue
-            target = _text(entry.get("pageref") or entry.get("url")).lower().rstrip("/")
+            target = text_of(entry.get("pageref") or entry.get("url")).lower().rstrip("/")
             if target and (self.base_path.lower() + target == address or target in (address, inside)):
                 weight = entry.get("weight", index)
                 return weight if isinstance(weight, int) and not isinstance(weight, bool) else index
@@ -299,7 +299,3 @@ def _merge(into, data):
             _merge(into[key], value)
         else:
             into[key] = value
-
-
-def _text(value):
-    return value.strip() if isinstance(value, str) else ""

@@ -16,6 +16,7 @@ from .posts import (
     date_of,
     leads_out,
     read_post,
+    text_of,
     walk,
     words,
 )
@@ -55,15 +56,14 @@ class Jekyll:
                 self.folders.remove(folder)
         config = read_config(config_file) if config_file else {}
         author = config.get("author")
-        self.title = _text(config.get("title"))
-        self.description = _text(config.get("description"))
-        self.author = _text(author.get("name") if isinstance(author, dict) else author)
-        url = _text(config.get("url"))
+        self.title = text_of(config.get("title"))
+        self.description = text_of(config.get("description"))
+        self.author = text_of(author.get("name") if isinstance(author, dict) else author)
+        url = text_of(config.get("url"))
         self.url = url.rstrip("/") if url.startswith(("http://", "https://")) else ""
-        self.base_path = (
-            "/" + _text(config.get("baseurl")).strip("/") if _text(config.get("baseurl")).strip("/") else ""
-        )
-        self.permalink = _text(config.get("permalink")) or "date"
+        base = text_of(config.get("baseurl")).strip("/")
+        self.base_path = "/" + base if base else ""
+        self.permalink = text_of(config.get("permalink")) or "date"
         exclude = config.get("exclude")
         self.exclude = {str(name).strip("/") for name in exclude} if isinstance(exclude, list) else set()
         self.exclude |= {"README.md", "CHANGELOG.md", "LICENSE.md", "CONTRIBUTING.md"}
@@ -102,7 +102,7 @@ class Jekyll:
         default), then its `redirect_from` (jekyll-redirect-from)."""
         if post.kind == "page":
             return [post.address, *self._redirects(post)]
-        pattern = _text(post.fields.get("permalink")) or self.permalink
+        pattern = text_of(post.fields.get("permalink")) or self.permalink
         pattern = STYLES.get(pattern, pattern)
         date = date_of(post.fields.get("date")) or post.file_date
         categories = [*([post.section] if post.section else []),
@@ -168,7 +168,7 @@ class Jekyll:
                 pretty = self.permalink == "pretty" or self.permalink.endswith("/")
                 index = rel.stem == "index"
                 address = "/" + "/".join(parts) + ("/" if pretty or index else ".html")
-                permalink = _text(page.fields.get("permalink"))
+                permalink = text_of(page.fields.get("permalink"))
                 page.address = self.base_path + ("/" + permalink.lstrip("/") if permalink else address)
                 if page.fields.get("published") is False:
                     page.draft = True
@@ -183,7 +183,3 @@ def walk_dirs(source):
         if path.is_dir()
         and not any(part in IGNORED_DIRS or (part.startswith(".")) for part in path.relative_to(source).parts)
     )
-
-
-def _text(value):
-    return value.strip() if isinstance(value, str) else ""

@@ -154,6 +154,11 @@ def _calendar(year, month, day):
         return None
 
 
+def text_of(value):
+    """A front matter value as stripped text, or "" when it is not text."""
+    return value.strip() if isinstance(value, str) else ""
+
+
 def words(value):
     """A list of strings from a front matter list, or from a string of space-separated words
     (Jekyll's `tags: a b`)."""

@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlsplit
 from portfolio.content.aliases import shadowed
 
 from .markup import outside_code
+from .posts import MARKDOWN_SUFFIXES
 
 MISSING = "\x01missing\x01"  # convert.MISSING: a reference to nothing, its warning given
 
@@ -27,7 +28,6 @@ HTML_IMAGE = re.compile(r"<img\b[^>]*+>?", re.I)
 HTML_SRC = re.compile(r"""\bsrc\s*+=\s*+(?P<q>["']?)(?P<target>[^"'\s>]*+)(?P=q)""", re.I)
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".bmp", ".ico"}
-MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd", ".mkdn"}
 # Addresses this site checks in a body (its media and items): a link there must resolve.
 CHECKED = ("/media/", "/projects/", "/articles/")
 
