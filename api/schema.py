@@ -9,7 +9,7 @@ from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
-from portfolio.content.loader import SLUG_RE
+from portfolio.content.rules import SLUG_RE
 
 from .serializers import ErrorSerializer
 

@@ -7,7 +7,7 @@ forms are served there by the host's rewrite rules, so only the `.json` forms ar
 
 from django.urls import path, re_path
 
-from portfolio.content.distill import project_slugs, published_article_slugs
+from portfolio.content.slugs import project_slugs, published_article_slugs
 from portfolio.shows import LISTS, SITE, Shows, distill_path
 
 from . import catalog, views

@@ -5,7 +5,7 @@ article is ever a part or a related article.
 
 A series is ordered by `seriesOrder` when its parts have one (the importer refuses a series where
 some have and some have not), else by date, then slug. Its slug is made as a tag's
-(loader.tag_slug), its name is its newest part's spelling.
+(rules.tag_slug), its name is its newest part's spelling.
 
 An article's related articles are up to RELATED others sharing a tag with it: more shared tags
 first, then the newest, then by slug. During a build (the site pinned) they are computed once for

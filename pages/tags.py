@@ -1,5 +1,5 @@
 """The site's tags (the content format's "Tags"): every published article's `tags` and every
-project's `stack` entries, one tag per slug (loader.tag_slug), read from the index the importer
+project's `stack` entries, one tag per slug (rules.tag_slug), read from the index the importer
 keeps (models.Tagging, which never holds a draft's tags). A tag's items are newest first, then by
 slug, a project before an article of the same date and slug, as the feed merges them; a tag is
 shown with the spelling of the first of them, its newest item."""
@@ -11,8 +11,8 @@ from typing import NamedTuple
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.urls import reverse
 
-from portfolio.content.loader import tag_slug
 from portfolio.content.models import Article, Project, Tagging
+from portfolio.content.rules import tag_slug
 from portfolio.reversing import reverse_slug
 
 NEWEST = ("-date", "item", "-kind")

@@ -6,7 +6,7 @@ declares both at once (`with_markdown_form`)."""
 
 from django.urls import register_converter
 
-from portfolio.content.distill import project_slugs, published_article_slugs, published_page_slugs
+from portfolio.content.slugs import project_slugs, published_article_slugs, published_page_slugs
 from portfolio.shows import CODE, LISTS, SITE, Shows, distill_path
 
 from . import assets, cards, markdown_forms, media, series, sitemaps, skills, tags, twins, views

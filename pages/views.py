@@ -12,8 +12,8 @@ from django.views.generic import DetailView, TemplateView
 from django.views.static import serve as static_serve
 
 from portfolio.batch import Batched
-from portfolio.content.loader import CONTENT_SIGNALS
 from portfolio.content.models import Article, Page, Project, Site, Stack
+from portfolio.content.rules import CONTENT_SIGNALS
 
 from . import series, tags
 from .assets import url as static

@@ -25,8 +25,8 @@ from django.urls import URLResolver, get_resolver
 
 from portfolio.reversing import reverse_slug
 
-from .loader import ContentError, alias_path_key, alias_path_stored, slug_of
 from .models import Alias, Article, Page, PathAlias, Project
+from .rules import ContentError, alias_path_key, alias_path_stored, slug_of
 
 COLLECTIONS = {"projects": Project, "articles": Article, "pages": Page}
 # The routes of an item's addresses, the page's first. A standalone page has no API document.
@@ -55,7 +55,7 @@ def addresses(collection, old, new):
 # `.assetsignore` (what Cloudflare Workers leaves out of the upload).
 # tests/export/test_path_aliases.py checks that every top-level name of a built site is shadowed.
 BUILD_FILES = ("_redirects", "_headers", ".assetsignore")
-# Characters a stored path keeps as they are (loader.ALIAS_PATH_RE's, less '%').
+# Characters a stored path keeps as they are (rules.ALIAS_PATH_RE's, less '%').
 PATH_SAFE = "/-._~!$&'()+,;=@"
 
 

@@ -23,8 +23,8 @@ from django.conf import settings
 
 from . import media, schedule
 from .importer import SCHEMAS, SINGLETONS, import_content
-from .loader import ContentInvalid
 from .middleware import PROBLEM_KEY
+from .rules import ContentInvalid
 
 
 def stat_of(path):

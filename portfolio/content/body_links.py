@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 from portfolio.reversing import reverse_slug
 
-from .loader import SLUG_RE, ContentError, Invalid
+from .rules import SLUG_RE, ContentError, Invalid
 
 # `sizes` of an image in a body: the text column's width on a wide screen, the screen's less
 # padding on a narrow one.

@@ -5,7 +5,7 @@ YAML files (importer) and the media files (media), so that both refuse hostile f
 import os
 import stat
 
-from .loader import invalid
+from .rules import invalid
 
 
 def entry_problem(path, content_dir, expected="a markdown file <slug>.md", folder=False):

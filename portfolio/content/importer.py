@@ -21,9 +21,8 @@ from django.db import transaction
 
 from portfolio.workers import WorkerDied, can_fork, isolated_map, worker_pool
 
-from . import aliases, content_cache, loader, references, schedule
+from . import aliases, content_cache, references, rules, schedule
 from .files import entry_problem, read
-from .loader import ContentError, ContentInvalid, slug_of
 from .markdown import RENDER_VERSION, RenderFailed
 from .media import VARIANT_VERSION, MediaSync, make_variants
 from .models import (
@@ -39,10 +38,11 @@ from .models import (
     StackModel,
     Tagging,
 )
+from .rules import ContentError, ContentInvalid, slug_of
 
-SCHEMAS = {"projects": loader.PROJECT, "articles": loader.ARTICLE, "pages": loader.PAGE}
+SCHEMAS = {"projects": rules.PROJECT, "articles": rules.ARTICLE, "pages": rules.PAGE}
 MODELS = {"projects": Project, "articles": Article, "pages": Page}
-SINGLETONS = {"site.yaml": (Site, loader.SITE), "stack.yaml": (Stack, loader.STACK)}
+SINGLETONS = {"site.yaml": (Site, rules.SITE), "stack.yaml": (Stack, rules.STACK)}
 # Below this many changed files a process pool costs more than it saves.
 POOL_MIN_FILES = 200
 BATCH = 500
@@ -126,16 +126,16 @@ def discover(content_dir, only=None):
             if not plain and (problem := entry_problem(Path(path), content_dir)):
                 field = "file name" if problem.endswith("got a folder") else "file"
                 errors.append(ContentError(rel, field, problem))
-            elif not name.endswith(".md") or not loader.SLUG_RE.fullmatch(slug):
+            elif not name.endswith(".md") or not rules.SLUG_RE.fullmatch(slug):
                 errors.append(
                     ContentError(
                         rel,
                         "file name",
-                        f"expected <slug>.md with a slug of {loader.SLUG_RULE}",
+                        f"expected <slug>.md with a slug of {rules.SLUG_RULE}",
                     )
                 )
-            elif len(slug) > loader.SLUG_MAX:
-                message = f"expected a slug of at most {loader.SLUG_MAX} characters; got {len(slug)}"
+            elif len(slug) > rules.SLUG_MAX:
+                message = f"expected a slug of at most {rules.SLUG_MAX} characters; got {len(slug)}"
                 errors.append(ContentError(rel, "file name", message))
             else:
                 files[rel] = path
@@ -157,7 +157,7 @@ def listing(folder, collection, only):
 # What the rows are made with: the bodies' HTML and the names of the image variants it shows.
 # Part of every file's hash, and stored (ImportState): when it changes, the next import parses
 # and renders every file again, unchanged ones included.
-# "tags 1": the tags' rules (loader.tag_list) and their index (models.Tagging), which rows made
+# "tags 1": the tags' rules (rules.tag_list) and their index (models.Tagging), which rows made
 # before them lack. "whole values 1": the rules' patterns match whole values (rows made before
 # may hold a slug or an alias ending in a line break, which no address can be made of). "image
 # hosts 1": the hosts of the bodies' remote images, recorded as references (references.py).
@@ -221,16 +221,16 @@ def parse_file(rel, path, stored_hash):
         schedule.hold(rel, fields)
         return replace(found, content_hash=content_hash, fields=fields)
     if rel in SINGLETONS:
-        fields, body = loader.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), None
+        fields, body = rules.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), None
     else:
-        fields, body = loader.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
+        fields, body = rules.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
     # Renders the body (not a draft's: it is rendered by the edit that publishes it) with its
     # links and images resolved, and the front matter's image.
     image = fields.get("image")
     try:
         fields, final_hash = references.resolve_file(rel, raw, fields, body, content_hash, media_index)
     except RenderFailed as exc:
-        raise loader.invalid(rel, "body", str(exc)) from None
+        raise rules.invalid(rel, "body", str(exc)) from None
     content_cache.write(rel, content_hash, fields, final_hash, image, media_index)
     # After the render (and not kept: it depends on the day): a scheduled article's body is
     # rendered now, to be published without an edit.
@@ -515,7 +515,7 @@ def taggings(collection, row):
     tags = row.tags if collection == "articles" else row.stack
     spelt = {}
     for name in tags:
-        spelt.setdefault(loader.tag_slug(name), name)
+        spelt.setdefault(rules.tag_slug(name), name)
     return [
         Tagging(slug=slug, name=name, kind=collection, item=row.slug, date=row.date)
         for slug, name in spelt.items()
@@ -528,7 +528,7 @@ def series_part(row):
         return None
     return SeriesPart(
         article=row.slug,
-        slug=loader.tag_slug(row.series),
+        slug=rules.tag_slug(row.series),
         name=row.series,
         order=row.series_order,
         date=row.date,

@@ -198,6 +198,9 @@ def cpu_budget(seconds):
         return
 
     def over(signum, frame):
+        # Raised where the signal lands, which may be code that cannot pass it on (a finalizer
+        # run by a garbage collection prints it and goes on): armed again, until it stops the body.
+        signal.setitimer(signal.ITIMER_PROF, 0.01)
         raise _OverBudget
 
     previous = signal.signal(signal.SIGPROF, over)

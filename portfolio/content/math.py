@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ElementTree
 from latex2mathml.converter import convert
 
 from .body_links import line_of
-from .loader import ContentError
+from .rules import ContentError
 
 # Commands latex2mathml turns into attributes a page must not carry: `style` (refused by the
 # Content-Security-Policy), `class` (the site's styles) and `href` (a link hidden in a formula).

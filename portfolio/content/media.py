@@ -23,8 +23,8 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from portfolio.workers import release_memory
 
 from .files import entry_problem, read
-from .loader import MEDIA_SEGMENT_RE, ContentError, ContentInvalid
 from .models import MediaFile
+from .rules import MEDIA_SEGMENT_RE, ContentError, ContentInvalid
 
 FOLDER = "media"
 URL = "/media/"

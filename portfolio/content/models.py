@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from portfolio.reversing import reverse_slug, slug_reverser
 
-from .loader import ALIAS_PATH_MAX, LINE_MAX, SLUG_MAX, TAG_SLUG_MAX_BYTES
+from .rules import ALIAS_PATH_MAX, LINE_MAX, SLUG_MAX, TAG_SLUG_MAX_BYTES
 
 
 class Imported(models.Model):
@@ -288,7 +288,7 @@ class Tagging(models.Model):
         PROJECTS = "projects"
         ARTICLES = "articles"
 
-    slug = models.CharField(max_length=TAG_SLUG_MAX_BYTES, help_text="The tag's slug (loader.tag_slug).")
+    slug = models.CharField(max_length=TAG_SLUG_MAX_BYTES, help_text="The tag's slug (rules.tag_slug).")
     name = models.CharField(max_length=LINE_MAX, help_text="The tag as this item spells it.")
     kind = models.CharField(max_length=10, choices=Kind)
     item = models.CharField(max_length=SLUG_MAX, help_text="The item's slug.")
@@ -313,7 +313,7 @@ class SeriesPart(models.Model):
     keep their bodies last (0004)."""
 
     article = models.SlugField(max_length=SLUG_MAX, primary_key=True, help_text="The article's slug.")
-    slug = models.CharField(max_length=TAG_SLUG_MAX_BYTES, help_text="The series' slug (loader.tag_slug).")
+    slug = models.CharField(max_length=TAG_SLUG_MAX_BYTES, help_text="The series' slug (rules.tag_slug).")
     name = models.CharField(max_length=LINE_MAX, help_text="The series as this article spells it.")
     order = models.PositiveIntegerField(null=True, blank=True, help_text="Its seriesOrder, if any.")
     date = models.DateField()

@@ -25,8 +25,8 @@ import hashlib
 import re
 
 from .body_links import IMAGE_HOST
-from .loader import ContentError, ContentInvalid
 from .models import Article, Page, Project, Reference, Site
+from .rules import ContentError, ContentInvalid
 
 COLLECTIONS = {"projects": Project, "articles": Article, "pages": Page}
 

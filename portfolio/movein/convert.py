@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote, urlsplit
 from django.conf import settings
 from django.utils.text import slugify
 
-from portfolio.content import aliases, loader, markdown
+from portfolio.content import aliases, markdown, rules
 
 from . import frontmatter, references
 from .astro import Astro
@@ -166,7 +166,7 @@ class Move:
                 text, outcome.dropped = self._article(
                     post, slugs[post.rel], moves[post.rel], context, media, hosts
                 )
-            except loader.ContentInvalid as exc:  # a bug of the converter's: say so, write nothing
+            except rules.ContentInvalid as exc:  # a bug of the converter's: say so, write nothing
                 outcome.status, outcome.detail = (
                     "failed",
                     f"converted into an invalid {_kind_name(post)}: {exc.errors[0]}",
@@ -200,7 +200,7 @@ class Move:
             slug, number = base, 1
             while (post.kind, slug) in taken or not self._free(slug, post):
                 number += 1
-                slug = f"{base[: loader.SLUG_MAX - 8]}-{number}"
+                slug = f"{base[: rules.SLUG_MAX - 8]}-{number}"
             if slug != base:
                 post.warn(f"its slug {base!r} is another {_kind_name(post)}'s: written as {slug!r}")
             taken.add((post.kind, slug))
@@ -242,7 +242,7 @@ class Move:
                 if address is None:
                     post.warn(f"old address {written!r} is not a path; left out")
                     continue
-                owner = owners.setdefault(loader.alias_path_key(address), post)
+                owner = owners.setdefault(rules.alias_path_key(address), post)
                 if owner is not post:
                     post.warn(f"old address {address!r} is also {owner.rel}'s: it goes to that one")
                     continue
@@ -294,8 +294,8 @@ class Move:
         size, limit = len(text.encode()), settings.CONTENT_MAX_FILE_BYTES
         if size > limit:  # it would not build
             message = f"{size:,} bytes is over the limit of {limit:,} bytes per file (CONTENT_MAX_FILE_BYTES)"
-            raise loader.ContentInvalid([loader.ContentError(f"articles/{slug}.md", "file", message)])
-        loader.parse_markdown_file(text.encode(), f"articles/{slug}.md", loader.ARTICLE)
+            raise rules.ContentInvalid([rules.ContentError(f"articles/{slug}.md", "file", message)])
+        rules.parse_markdown_file(text.encode(), f"articles/{slug}.md", rules.ARTICLE)
         mapped = {*site.known, key, image_key, "series"}
         dropped = sorted(k for k in fields if k not in mapped and not (k == "draft" and fields[k] is False))
         return text, dropped
@@ -314,7 +314,7 @@ class Move:
         if aliases:
             lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
         text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
-        loader.parse_markdown_file(text.encode(), f"pages/{slug}.md", loader.PAGE)
+        rules.parse_markdown_file(text.encode(), f"pages/{slug}.md", rules.PAGE)
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "permalink",
                   "redirect_from", "layout", "draft", "menu", "weight"}  # fmt: skip
         return text, sorted(k for k in fields if k not in mapped)
@@ -340,12 +340,12 @@ class Move:
                       *words(fields.get("category"))):  # fmt: skip
             tag = _oneline(value)
             try:
-                loader.tag_list([tag])
-            except loader.Invalid as exc:
+                rules.tag_list([tag])
+            except rules.Invalid as exc:
                 post.warn(f"tag {tag!r} left out: {str(exc).removeprefix('item 0: ')}")
                 continue
-            if loader.tag_slug(tag) not in seen:
-                seen.add(loader.tag_slug(tag))
+            if rules.tag_slug(tag) not in seen:
+                seen.add(rules.tag_slug(tag))
                 tags.append(tag)
         return tags
 
@@ -372,7 +372,7 @@ class Move:
 def make_slug(text):
     """A valid slug from any text: ASCII letters and digits, single hyphens."""
     slug = slugify(text).replace("_", "-")
-    slug = re.sub(r"-{2,}", "-", slug).strip("-")[: loader.SLUG_MAX].rstrip("-")
+    slug = re.sub(r"-{2,}", "-", slug).strip("-")[: rules.SLUG_MAX].rstrip("-")
     return slug or "post"
 
 
@@ -392,15 +392,15 @@ def first_paragraph(body):
 def alias_problem(alias):
     """Why the content format would refuse `alias`, or None."""
     try:
-        loader.ARTICLE["aliases"].rule([alias])
-    except loader.Invalid as exc:
+        rules.ARTICLE["aliases"].rule([alias])
+    except rules.Invalid as exc:
         return str(exc).removeprefix("item 0: ")
     own = aliases.shadowed(alias) if alias.startswith("/") else None
     return f"is this site's own address {own}" if own else None
 
 
 def _key(alias):
-    return loader.alias_path_key(alias) if alias.startswith("/") else alias
+    return rules.alias_path_key(alias) if alias.startswith("/") else alias
 
 
 def _alias(address, slug, kind="article"):
@@ -411,7 +411,7 @@ def _alias(address, slug, kind="article"):
         return None
     if kind == "page":
         return address
-    if re.fullmatch(r"/articles/[^/]+", stem) and loader.SLUG_RE.fullmatch(stem[10:]):
+    if re.fullmatch(r"/articles/[^/]+", stem) and rules.SLUG_RE.fullmatch(stem[10:]):
         return stem[10:]
     return address
 
@@ -429,9 +429,9 @@ def _address(written):
 
 def _normal(address):
     """What an old address is looked up by: the content format's key of a path alias (its spellings
-    with and without the trailing slash or `.html` are one: loader.alias_path_key), and a folder's
+    with and without the trailing slash or `.html` are one: rules.alias_path_key), and a folder's
     `index.html` as the folder, which the old site's host served at its address."""
-    return loader.alias_path_key(re.sub(r"/index\.html$", "/", address or ""))
+    return rules.alias_path_key(re.sub(r"/index\.html$", "/", address or ""))
 
 
 def _no_suffix(path):
@@ -476,7 +476,7 @@ def _quoted(text):
 
 def _clean(text, post, what):
     """`text` without the control characters the format refuses (reported)."""
-    cleaned = loader.CONTROL_RE.sub("", text)
+    cleaned = rules.CONTROL_RE.sub("", text)
     if cleaned != text:
         post.warn(f"{what}: control characters removed")
     return cleaned
@@ -491,7 +491,7 @@ def _series(post):
         post.warn(f"series: {', '.join(map(repr, names[1:]))} left out: an article is a part of one series")
     for name in names[:1]:
         try:
-            return loader.series_name(name)
-        except loader.Invalid as exc:
+            return rules.series_name(name)
+        except rules.Invalid as exc:
             post.warn(f"series {name!r} left out: {exc}")
     return ""

@@ -7,7 +7,7 @@ import tomllib
 
 import yaml
 
-from portfolio.content import loader
+from portfolio.content import rules
 
 # JSON's and TOML's parsers recurse once per level: Python's recursion limit is their depth limit.
 TOO_DEEP = "invalid {} front matter: nested too deep"
@@ -17,12 +17,12 @@ class Unreadable(Exception):
     """The file cannot be read as a post; the message says why (the caller adds the file)."""
 
 
-class LenientLoader(loader._BaseLoader):
+class LenientLoader(rules._BaseLoader):
     """Safe YAML without timestamps: `2014-05-12 10:00:00 +0200` stays text, so the date is the
     one written (a timestamp would be moved to UTC, and so to another day)."""
 
 
-LenientLoader.yaml_implicit_resolvers = loader.StrictLoader.yaml_implicit_resolvers
+LenientLoader.yaml_implicit_resolvers = rules.StrictLoader.yaml_implicit_resolvers
 
 
 def split(text):
@@ -55,9 +55,9 @@ def _between(text, marker, parse):
 
 def _yaml(text):
     try:
-        loader.guard_yaml(text, "", 2)
+        rules.guard_yaml(text, "", 2)
         return yaml.load(text, Loader=LenientLoader)
-    except loader.ContentInvalid as exc:
+    except rules.ContentInvalid as exc:
         raise Unreadable(exc.errors[0].message) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

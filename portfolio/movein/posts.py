@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from portfolio.content import files, loader
+from portfolio.content import files, rules
 
 from . import frontmatter
 
@@ -92,7 +92,7 @@ def read_post(path, source, name, **extra):
         raw, _ = files.read(path, rel, settings.CONTENT_MAX_FILE_BYTES)
         text = frontmatter.decode(raw)
         fields, body, _ = frontmatter.split(text)
-    except loader.ContentInvalid as exc:
+    except rules.ContentInvalid as exc:
         return Failed(rel, exc.errors[0].message)
     except frontmatter.Unreadable as exc:
         return Failed(rel, str(exc))

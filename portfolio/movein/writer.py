@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 import yaml
 
-from portfolio.content import loader
+from portfolio.content import rules
 
 from .frontmatter import LenientLoader
 
@@ -93,8 +93,8 @@ def new_site(site, hosts, notes):
     title = site.title or "My site"
     url = site.url
     try:
-        loader.site_url(url)
-    except loader.Invalid:
+        rules.site_url(url)
+    except rules.Invalid:
         url = PLACEHOLDER_URL
         notes.append(f"site.yaml: url is {PLACEHOLDER_URL}: set your site's address (or SITE_URL)")
     lines = [

@@ -2,7 +2,6 @@ import pytest
 from django.forms.models import model_to_dict
 
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
 from portfolio.content.models import (
     Alias,
     Article,
@@ -15,6 +14,7 @@ from portfolio.content.models import (
     StackModel,
     Tagging,
 )
+from portfolio.content.rules import ContentInvalid
 
 # Every table an import writes.
 MODELS = [Project, Article, Alias, PathAlias, Reference, Site, Stack, StackModel, DailyDriver, Tagging]

@@ -7,8 +7,8 @@ import pytest
 
 from portfolio.content.aliases import moves
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
 from portfolio.content.models import Alias, PathAlias
+from portfolio.content.rules import ContentInvalid
 from tests.content_builder import MOVED, NOT_MOVED, article, project, write_content
 
 from .helpers import assert_named_error, database_state

@@ -7,8 +7,8 @@ from urllib.parse import quote
 import pytest
 
 from portfolio.content.autosync import Watcher
-from portfolio.content.loader import ContentError, ContentInvalid
 from portfolio.content.middleware import PROBLEM_KEY
+from portfolio.content.rules import ContentError, ContentInvalid
 from tests.content_builder import MOVED, article, write_content
 from tests.server import fetch, manage_py_server, raw_get
 from tests.tools import missing_tool

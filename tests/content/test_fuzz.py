@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pages.tags import tag_slugs
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
+from portfolio.content.rules import ContentInvalid
 from portfolio.export.verify import llms_txt_problems, xml_problems
 from tests.content_builder import FILES
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from portfolio.content import importer, loader, markdown
+from portfolio.content import importer, markdown, rules
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
+from portfolio.content.rules import ContentInvalid
 from tests.content_builder import article, project, write_content
 
 from .helpers import assert_named_error, database_state
@@ -71,15 +71,15 @@ def test_lengths_the_columns_hold_are_accepted(imported):
 
 
 def test_every_bounded_column_is_checked_with_its_own_length():
-    """The loader's limits are the columns' sizes, so no database refuses what was accepted."""
+    """The rules' limits are the columns' sizes, so no database refuses what was accepted."""
     from portfolio.content.models import Article, DailyDriver, Project, Site, StackModel
 
     checked = {
-        Project: loader.PROJECT,
-        Article: loader.ARTICLE,
-        Site: loader.SITE,
-        StackModel: loader.STACK_MODEL,
-        DailyDriver: loader.DAILY_DRIVER,
+        Project: rules.PROJECT,
+        Article: rules.ARTICLE,
+        Site: rules.SITE,
+        StackModel: rules.STACK_MODEL,
+        DailyDriver: rules.DAILY_DRIVER,
     }
     for model, schema in checked.items():
         for field in model._meta.concrete_fields:
@@ -196,7 +196,7 @@ def small_stack():
 def test_a_dead_worker_is_reported_as_the_file_that_killed_it(imported, monkeypatch, small_stack):
     """Lift the depth guard so that deep YAML segfaults libyaml's composer in a pool worker
     again, for real: the import names the file and keeps the database."""
-    monkeypatch.setattr(loader, "YAML_DEPTH_MAX", 10**9)
+    monkeypatch.setattr(rules, "YAML_DEPTH_MAX", 10**9)
     monkeypatch.setattr(importer, "POOL_MIN_FILES", 2)
     write_content(imported, {A: article(extra="x: " + "[" * 10_000 + "]" * 10_000 + "\n")})
     before = database_state()

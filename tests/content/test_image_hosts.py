@@ -5,8 +5,8 @@ server's security headers, whose policy lets those hosts' images in."""
 import pytest
 
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
 from portfolio.content.models import Article, Site
+from portfolio.content.rules import ContentInvalid
 from tests.content_builder import IMG_SRC, SITE_YAML, article, write_content
 
 from .helpers import assert_named_error, database_state

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from portfolio.content.importer import import_content
-from portfolio.content.loader import tag_slug
+from portfolio.content.rules import tag_slug
 from portfolio.export.build import build
 from tests.content_builder import FILES, SITE_YAML, STACK_YAML, article, project, write_content
 from tests.media_content import png

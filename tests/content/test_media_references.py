@@ -9,9 +9,9 @@ from django.core.management import call_command
 from PIL import Image, ImageChops, ImageStat
 
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
 from portfolio.content.media import VARIANT_WIDTHS, make_variants, measure, resized_chain
 from portfolio.content.models import Article, MediaFile, Project, Site
+from portfolio.content.rules import ContentInvalid
 from tests.content_builder import article, project, write_content
 from tests.media_content import MEDIA_FILES, png
 

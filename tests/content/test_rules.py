@@ -4,7 +4,7 @@ naming the file and the field, and leave the database exactly as it was."""
 import pytest
 
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
+from portfolio.content.rules import ContentInvalid
 from tests.content_builder import SITE_YAML, STACK_YAML, article, project, write_content
 
 from .helpers import assert_named_error, database_state

@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from portfolio.content.importer import IMPORT_VERSION, import_content
-from portfolio.content.loader import ContentInvalid
 from portfolio.content.models import Article, ImportState, Project, Site, Stack
+from portfolio.content.rules import ContentInvalid
 from tests.content_builder import DRAFT_SLUG, article, project, write_content
 
 from .helpers import database_state

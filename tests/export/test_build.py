@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from portfolio.content.loader import ContentInvalid
+from portfolio.content.rules import ContentInvalid
 from portfolio.export import manifest
 from portfolio.export.build import build
 from portfolio.export.render import IN_PLACE_MAX

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
+from portfolio.content.rules import ContentInvalid
 from portfolio.export import hosts
 from tests.content_builder import SITE_YAML, write_content
 

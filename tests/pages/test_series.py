@@ -12,8 +12,8 @@ import pytest
 
 from pages import series
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
 from portfolio.content.models import Site
+from portfolio.content.rules import ContentInvalid
 from tests.content_builder import article, write_content
 
 

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
 from portfolio.content.models import Page
+from portfolio.content.rules import ContentInvalid
 from tests.content_builder import FILES, SITE_URL, article, write_content
 
 from .conftest import body_of

@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
             name='SeriesPart',
             fields=[
                 ('article', models.SlugField(help_text="The article's slug.", max_length=200, primary_key=True, serialize=False)),
-                ('slug', models.CharField(help_text="The series' slug (loader.tag_slug).", max_length=200)),
+                ('slug', models.CharField(help_text="The series' slug (rules.tag_slug).", max_length=200)),
                 ('name', models.CharField(help_text='The series as this article spells it.', max_length=500)),
                 ('order', models.PositiveIntegerField(blank=True, help_text='Its seriesOrder, if any.', null=True)),
                 ('date', models.DateField()),

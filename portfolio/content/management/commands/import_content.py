@@ -5,7 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
+from portfolio.content.rules import ContentInvalid
 from portfolio.content.schema import migrate
 from portfolio.progress import Progress
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from portfolio.content.loader import ContentInvalid
+from portfolio.content.rules import ContentInvalid
 from portfolio.export.build import build
 from portfolio.export.state import BuildFailed
 from portfolio.export.sweep import sweep
