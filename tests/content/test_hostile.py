@@ -138,7 +138,7 @@ import os, sys
 import django
 django.setup()
 from portfolio.content.importer import import_content
-from portfolio.content.loader import ContentInvalid
+from portfolio.content.rules import ContentInvalid
 # An import as root first: every lazy import done, the database open (Python lives in /root here).
 import_content(sys.argv[1], workers=1)
 os.chmod(sys.argv[1] + "/articles/first-post.md", 0)
