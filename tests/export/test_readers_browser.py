@@ -110,7 +110,8 @@ def test_the_thread_loads_only_when_asked_in_the_readers_theme(commented, giscus
     assert sorted(set(giscus.paths())) == ["/client.js", "/default.css", "/widget"]
     assert giscus.queries("/widget")[-1]["theme"] == "light"  # the device's (headless: light)
     assert giscus.queries("/widget")[-1]["term"] == ARTICLE
-    assert driver.execute_script("return document.querySelector('[data-comments-load]').hidden")
+    # The button is gone once pressed (hidden, and not shown by its class's display either).
+    assert not driver.find_element("css selector", "[data-comments-load]").is_displayed()
     # The stylesheet client.js adds applies (style-src), the frame shows (frame-src).
     assert (
         driver.execute_script("return getComputedStyle(document.querySelector('.giscus-frame')).borderStyle")
