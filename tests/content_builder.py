@@ -154,3 +154,17 @@ def write_content(root, files=FILES):
             data = data.encode("utf-8")
         path.write_bytes(data)
     return root
+
+
+# A series of two parts (content-format.md's "Series"), added to the standard site by the tests of
+# series pages on the hosts and in the browser.
+SERIES_NAME, SERIES_SLUG = "Building a site", "building-a-site"
+SERIES = {
+    f"articles/site-part-{number}.md": article(
+        f"Part {number} of the site",
+        date=f"2025-03-0{order}",
+        tags="[python]",
+        extra=f'series: "{SERIES_NAME}"\nseriesOrder: {order}\n',
+    )
+    for order, number in ((1, "one"), (2, "two"))
+}

@@ -49,9 +49,7 @@ def tree(folder):
     }
 
 
-@pytest.fixture
-def background(request):
-    """Start a server process in its own process group; stop the whole group after the test."""
+def _background():
     processes = []
 
     def start(args, **kwargs):
@@ -66,6 +64,18 @@ def background(request):
     for process in processes:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
+
+
+@pytest.fixture
+def background(request):
+    """Start a server process in its own process group; stop the whole group after the test."""
+    yield from _background()
+
+
+@pytest.fixture(scope="module")
+def module_background():
+    """background, for servers a whole module shares (one build served once)."""
+    yield from _background()
 
 
 def start_nginx(site, background, tmp_path):
