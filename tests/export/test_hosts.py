@@ -18,11 +18,11 @@ from portfolio.export.hosts import (
     REWRITES,
     content_security_policy,
     headers_file,
-    headers_for,
     rewrite,
     served_file,
 )
 from tests.content_builder import IMG_SRC, MOVED, NOT_MOVED, SITE_URL
+from tests.header_rules import headers_for
 from tests.server import fetch, free_port, raw_get, wait_for
 from tests.tools import missing_tool
 

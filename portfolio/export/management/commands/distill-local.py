@@ -12,10 +12,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from portfolio.caches import sweep
 from portfolio.content.rules import ContentInvalid
 from portfolio.export.build import build
 from portfolio.export.state import BuildFailed
-from portfolio.export.sweep import sweep
 
 
 class Command(BaseCommand):
