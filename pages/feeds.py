@@ -35,8 +35,7 @@ def midnight_utc(day):
 
 # A start tag, read as a browser reads one: from `<name` to the first `>` outside a quoted value
 # (a value is quoted only right after `=`), or to the body's end when none closes it. Possessive,
-# so no match backtracks, and each tag is read once: a pattern that tried each way of splitting
-# a tag into attributes was cubic on `<a href=x ` repeated (5 KB: a 12.9 s render).
+# so no match backtracks and each tag is read once, in linear time whatever the body holds.
 START_TAG = re.compile(r"""<[a-zA-Z][^\s/>]*+(?:[^>=]++|=\s*+(?:"[^"]*+"?|'[^']*+'?)?)*+>?""")
 # The attributes of a start tag, left to right (finditer: each match starts where the last ended,
 # every character is in one): a name and its value, or a character between attributes.

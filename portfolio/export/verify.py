@@ -51,7 +51,7 @@ LINK_SOURCE = re.compile(r"llms\.txt|feed\.xml|(tags|series)/[^/]+/feed\.xml")
 # is what follows the prefix (a slug's whole run of slug characters, or a JSON string).
 ADDRESS = re.compile(rb"/articles/([a-z0-9_-]*)")
 SLUG_FIELD = re.compile(rb'"slug":"([a-z0-9_-]*)"')
-TITLE_FIELD = re.compile(rb'"title":("[^"\\]*(?:\\.[^"\\]*)*")')  # unrolled: 3x faster
+TITLE_FIELD = re.compile(rb'"title":("[^"\\]*(?:\\.[^"\\]*)*")')  # unrolled: no alternation per character
 SITEMAP_FILE = re.compile(r"sitemap[^/]*\.xml")
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
 # Where a redirect page (hosts.redirect_page) names its target: the canonical and plain links'
