@@ -92,8 +92,10 @@ class Command(BaseCommand):
             status: sum(o.status == status for o in plan.outcomes) for status in ("converted", "skipped")
         }
         warned = sum(bool(o.warnings) for o in plan.outcomes if o.status == "converted")
+        pages = sum(o.detail.startswith("pages/") for o in plan.outcomes if o.status == "converted")
+        converted = f"{counts['converted'] - pages} posts" + (f" and {pages} pages" if pages else "")
         return (
-            f"Moved in from {move.site.label}: {counts['converted']} posts converted "
+            f"Moved in from {move.site.label}: {converted} converted "
             f"({warned} with warnings), {counts['skipped']} files skipped; {plan.addresses} old addresses "
             f"kept, {len(plan.copies)} files copied to media/, {len(plan.hosts)} image hosts allowed; "
             f"{written} files written to {dest}."
