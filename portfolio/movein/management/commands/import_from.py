@@ -93,7 +93,9 @@ class Command(BaseCommand):
         }
         warned = sum(bool(o.warnings) for o in plan.outcomes if o.status == "converted")
         pages = sum(o.detail.startswith("pages/") for o in plan.outcomes if o.status == "converted")
-        converted = f"{counts['converted'] - pages} posts" + (f" and {pages} pages" if pages else "")
+        converted = f"{counts['converted'] - pages} posts"
+        if pages:
+            converted += f" and {pages} page{'s' * (pages != 1)}"
         return (
             f"Moved in from {move.site.label}: {converted} converted "
             f"({warned} with warnings), {counts['skipped']} files skipped; {plan.addresses} old addresses "
