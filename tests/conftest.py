@@ -8,7 +8,7 @@ from django.db import connection
 
 from portfolio.content.importer import import_content
 
-from .browser import chromium  # noqa: F401  (the browser tests' fixture)
+from .browser import browsers, chromium  # noqa: F401  (the browser tests' fixtures)
 from .content_builder import SITE_URL, write_content
 from .media_content import media_site, shared_cache  # noqa: F401  (the media tests' fixtures)
 
