@@ -12,6 +12,12 @@ from portfolio.content.importer import import_content
 from .browser import browsers, chromium  # noqa: F401  (the browser tests' fixtures)
 from .content_builder import SITE_URL, write_content
 from .media_content import media_site, shared_cache  # noqa: F401  (the media tests' fixtures)
+from .scheduling import (  # noqa: F401  (the hooks that share the tests out between the workers)
+    pytest_collection_modifyitems,
+    pytest_configure_node,
+    pytest_unconfigure,
+    pytest_xdist_make_scheduler,
+)
 from .tools import in_ci
 
 # The fuzz test's examples (tests/content/test_fuzz.py): CI runs 400, a developer's run 100;
