@@ -86,6 +86,13 @@ def free_port():
     raise RuntimeError(f"no free port in this process's block of {PORTS_PER_PROCESS}")
 
 
+# How long `wrangler dev` and `wrangler pages dev` may take to answer before their start counts as
+# failed (and is tried once more: a cold first start of the Workers runtime has been seen to give
+# up). They answer in 2-4 s beside the other xdist worker's tests, the first start after `npm ci`
+# too, and in 7 s on a machine loaded three times over: a guard against a hang, not a wait.
+WRANGLER_START_GUARD = 30
+
+
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None  # a redirect is an answer to look at, not to follow
