@@ -157,13 +157,15 @@ def browsers(tmp_path_factory):
 @pytest.fixture
 def chromium(browsers):
     """A factory: chromium(javascript=True) is a driver of this process's browser of that kind,
-    in a browser context of the test's own (Browsers)."""
+    in a browser context of the test's own (Browsers); asked again in the same test, the same
+    driver, as the test left it."""
     browsers.check()
-    used = set()
+    used = {}
 
     def get(javascript=True):
-        used.add(javascript)
-        return browsers.get(javascript)
+        if javascript not in used:
+            used[javascript] = browsers.get(javascript)
+        return used[javascript]
 
     yield get
     for javascript in used:
