@@ -52,6 +52,12 @@ def absolute_html(body, page_url):
     <source>) each. Only start tags' address attributes: text that merely looks like
     `href="/x"` (in prose, in another attribute's value, escaped in code) is left as it is."""
 
+    def absolute(address):
+        try:
+            return urljoin(page_url, address)
+        except ValueError:  # no address a browser could follow (`//[a]/x`): left as written
+            return address
+
     def attribute(match):
         name, value = match["name"], match["value"]
         if value is None or name.lower() not in ADDRESS_NAMES:
@@ -59,9 +65,9 @@ def absolute_html(body, page_url):
         value = html.unescape(value.strip("\"'"))
         if name.lower() == "srcset":
             candidates = (candidate.strip().split(None, 1) for candidate in value.split(","))
-            value = ", ".join(" ".join([urljoin(page_url, c[0]), *c[1:]]) for c in candidates if c)
+            value = ", ".join(" ".join([absolute(c[0]), *c[1:]]) for c in candidates if c)
         else:
-            value = urljoin(page_url, value)
+            value = absolute(value)
         return f'{name}="{html.escape(value)}"'
 
     def tag(match):

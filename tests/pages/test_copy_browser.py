@@ -48,7 +48,7 @@ def test_each_code_block_gets_a_button_that_copies_it(site, chromium, tmp_path):
     driver.get(site + ARTICLE)
     blocks = driver.find_elements(By.CSS_SELECTOR, ".prose pre")
     buttons = driver.find_elements(By.CSS_SELECTOR, ".prose button.copy-code")
-    assert len(blocks) == len(buttons) == 1
+    assert len(blocks) == len(buttons) == 2  # the python block, and the one with a file name
     button = buttons[0]
     assert button.tag_name == "button" and button.get_attribute("type") == "button"
     assert button.accessible_name == "Copy code" and button.text == "Copy"
