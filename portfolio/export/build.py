@@ -37,7 +37,7 @@ from portfolio.workers import shared_heap
 
 from . import manifest
 from .plan import plan
-from .publish import publish
+from .publish import publish, signals_held
 from .render import render
 from .search_index import index as index_search
 from .state import BuildFailed, BuildState
@@ -157,7 +157,8 @@ def staged(state):
     try:
         yield
     finally:
-        shutil.rmtree(state.stage, ignore_errors=True)
+        with signals_held():  # a second Ctrl-C must not leave the folder half removed
+            shutil.rmtree(state.stage, ignore_errors=True)
 
 
 def temp_prefix(out_dir):

@@ -50,6 +50,7 @@ from pagefind.service import get_executable
 
 from .placing import Output, link_or_copy, place, record
 from .plan import hash_of
+from .publish import signals_held
 from .state import BuildFailed
 
 FOLDER = "pagefind"
@@ -157,7 +158,8 @@ def write_bundles(state, to_index, output):
                 ])  # fmt: skip
             place_bundle(state, bundle, written, output)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        with signals_held():  # a second Ctrl-C must not leave the folder half removed
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def run_pagefind(jobs, workers):
