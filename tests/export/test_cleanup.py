@@ -23,11 +23,12 @@ from .conftest import distill_local, tree
 
 
 def big_content(root):
-    """Enough articles that importing and rendering them on two workers takes a few seconds: the
-    import's first progress line comes a second into it, so each body has code to highlight."""
+    """Enough articles that importing and rendering them on two workers takes a few seconds, on a
+    busy machine too (the signal tests must reach the render before it ends): the import's first
+    progress line comes a second into it, so each body has code to highlight."""
     code = "```python\n" + "def double(x):\n    return x * 2  # twice\n" * 60 + "```\n"
     files = {
-        f"articles/post-{n}.md": article(f"Post {n}", body="Some *text*.\n" * 50 + code) for n in range(400)
+        f"articles/post-{n}.md": article(f"Post {n}", body="Some *text*.\n" * 50 + code) for n in range(800)
     }
     return write_content(write_content(root), files)
 
