@@ -32,12 +32,13 @@ from portfolio.content import schedule
 from portfolio.content.importer import import_content
 from portfolio.content.models import Site
 from portfolio.content.schema import migrate
+from portfolio.interrupts import signals_held
 from portfolio.progress import Progress
 from portfolio.workers import shared_heap
 
 from . import manifest
 from .plan import plan
-from .publish import publish, signals_held
+from .publish import publish
 from .render import render
 from .search_index import index as index_search
 from .state import BuildFailed, BuildState

@@ -48,9 +48,10 @@ from pathlib import Path
 
 from pagefind.service import get_executable
 
+from portfolio.interrupts import signals_held
+
 from .placing import Output, link_or_copy, place, record
 from .plan import hash_of
-from .publish import signals_held
 from .state import BuildFailed
 
 FOLDER = "pagefind"

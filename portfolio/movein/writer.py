@@ -9,7 +9,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 from contextlib import contextmanager
 
@@ -51,17 +50,6 @@ def move_lock(dest):
             yield
         finally:
             handle.truncate(0)
-
-
-@contextmanager
-def signals_held():
-    """Hold SIGINT and SIGTERM until the block is done: DEST half-written is neither the old
-    folder nor the moved one."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def site_files(dest, site, plan):
