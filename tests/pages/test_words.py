@@ -31,7 +31,8 @@ EXPECTED = {
            "/stack": ["Outils du quotidien", "Outil", "1 octobre 2026"],
            "/search": ["Rechercher dans les projets, les articles et la stack"],
            "/contact": ["Envoyer", "Nom"],
-           "/tags": ["Étiquettes"]},
+           "/tags": ["Étiquettes"],
+           "/developers": ["Chaque adresse est un simple <code>GET</code>", "Ce que l’API n’offre pas"]},
     "de": {"/": ["Projekte", "Zum Inhalt springen", "Ausgewählte Projekte"],
            "/articles/first-post": ["Min. Lesezeit", "10. Januar 2025"],
            "/stack": ["Tägliche Werkzeuge", "1. Oktober 2026"],
@@ -46,7 +47,8 @@ EXPECTED = {
            "/articles/first-post": ["分で読めます", "2025年1月10日"],
            "/stack": ["普段使いのツール", "2026年10月1日"],
            "/search": ["プロジェクト・記事・スタックを検索"],
-           "/contact": ["送信する"], "/tags": ["タグ"]},
+           "/contact": ["送信する"], "/tags": ["タグ"],
+           "/developers": ["API が提供しないもの", "キーも登録も不要です。"]},
     "zh-hans": {"/": ["项目", "跳到正文", "精选项目"],
                 "/articles/first-post": ["阅读时间 1 分钟", "2025年1月10日"],
                 "/stack": ["日常工具", "2026年10月1日"],
@@ -56,10 +58,19 @@ EXPECTED = {
            "/articles/first-post": ["دقیقه مطالعه", "10 ژانویه 2025"],
            "/stack": ["ابزارهای روزمره", "1 اکتبر 2026"],
            "/search": ["جست‌وجو در پروژه‌ها، مقاله‌ها و ابزارها"],
-           "/contact": ["فرستادن پیام"], "/tags": ["برچسب‌ها"]},
+           "/contact": ["فرستادن پیام"], "/tags": ["برچسب‌ها"],
+           "/developers": ["آنچه API ارائه نمی‌دهد"]},
 }  # fmt: skip
 # English words of the pages above that every language translates.
-ENGLISH = ["Skip to content", ">Projects<", "Featured projects", "min read", "Daily drivers", "Send message"]
+ENGLISH = [
+    "Skip to content",
+    ">Projects<",
+    "Featured projects",
+    "min read",
+    "Daily drivers",
+    "Send message",
+    "Every address is",
+]
 EMPTY = [
     re.compile(r'(aria-label|placeholder|title|alt|data-label)=""'),
     re.compile(r"<(h[1-6]|button|label|a|th|strong|span class=\"visually-hidden\")( [^>]*)?>\s*</"),
