@@ -224,3 +224,12 @@ def test_the_committed_mo_files_are_the_compiled_po_files(tmp_path):
         mo = tmp_path / "django.mo"
         subprocess.run(["msgfmt", "--check-format", "-o", str(mo), str(po)], check=True)
         assert mo.read_bytes() == po.with_suffix(".mo").read_bytes(), f"{po}: run tools/messages.py"
+
+
+def test_a_tag_feed_says_what_it_follows_in_the_active_language(get):
+    assert "Projects and articles tagged “intro”, newest first." in get("/tags/intro/feed.xml")[1]
+    with translation.override("fr"):
+        assert (
+            "Projets et articles étiquetés « intro », du plus récent au plus ancien."
+            in get("/tags/intro/feed.xml")[1]
+        )
