@@ -117,6 +117,25 @@ def test_the_404_page_and_the_series_box_in_the_active_language(get, content_dir
     assert "Related articles" not in part and not empty_labels(part)
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_html_page_in_every_language_has_no_empty_label(imported, client, language):
+    """Every page the export writes, rendered in the language: a word a catalog lost would show
+    as an empty heading, link, button or aria-label."""
+    from .conftest import body_of, distilled
+
+    pages = 0
+    with translation.override(language):
+        for path, statuses in distilled():
+            response = client.get(path)
+            assert response.status_code in statuses, (language, path)
+            if response["Content-Type"].startswith("text/html"):
+                pages += 1
+                body = body_of(response)
+                assert not empty_labels(body), (language, path, empty_labels(body))
+                assert "Skip to content" not in body, (language, path)
+    assert pages > 10
+
+
 def test_english_when_no_language_is_active(get):
     body = get("/articles/first-post")[1]
     assert '<span class="reading-time">1 min read</span>' in body
