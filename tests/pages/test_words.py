@@ -136,6 +136,16 @@ def test_every_html_page_in_every_language_has_no_empty_label(imported, client, 
     assert pages > 10
 
 
+def test_the_markdown_forms_in_the_active_language(get):
+    assert get("/tags/python.md")[1].startswith("# python\n\n3 projects and 1 article tagged “python”")
+    with translation.override("fr"):
+        tag = get("/tags/python.md")[1]
+        home = get("/index.md")[1]
+    assert "3 projets et 1 article avec l’étiquette « python », du plus récent au plus ancien." in tag
+    assert "Flux Atom : https://portfolio.test/tags/python/feed.xml" in tag
+    assert "## Projets à la une" in home and "Tous les articles : https://portfolio.test/articles" in home
+
+
 def test_english_when_no_language_is_active(get):
     body = get("/articles/first-post")[1]
     assert '<span class="reading-time">1 min read</span>' in body
