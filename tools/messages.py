@@ -158,7 +158,8 @@ def read_po(path):
     return entries
 
 
-def write_po(path, language, words, translations):
+def po_text(language, words, translations):
+    """The .po file of `language`: `words`, each with its translation in `translations`."""
     header = (
         f"Project-Id-Version: portfolio\nLanguage: {language}\nMIME-Version: 1.0\n"
         "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n"
@@ -184,7 +185,12 @@ def write_po(path, language, words, translations):
             out.append(f"msgid_plural {quote(plural)}")
             for n in range(nplurals):
                 out.append(f"msgstr[{n}] {quote(old[n] if n < len(old) else '')}")
-    text = "\n".join(out) + "\n"
+    return "\n".join(out) + "\n"
+
+
+def write_po(path, language, words, translations):
+    """Write the .po file if it changed; whether it did."""
+    text = po_text(language, words, translations)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -217,14 +223,7 @@ def main(argv=None):
         language = po.parent.parent.name
         translations = read_po(po) if po.exists() else {}
         if options.check:
-            probe = po.with_suffix(".po.check")
-            try:
-                changed = (
-                    write_po(probe, language, words, translations) and probe.read_bytes() != po.read_bytes()
-                )
-            finally:
-                probe.unlink(missing_ok=True)
-            if changed:
+            if not po.exists() or po.read_text(encoding="utf-8") != po_text(language, words, translations):
                 stale.append(f"{po.relative_to(BASE)}: not up to date with the sources")
             continue
         if write_po(po, language, words, translations):

@@ -262,3 +262,16 @@ def test_a_tag_feed_says_what_it_follows_in_the_active_language(get):
             "Projets et articles étiquetés « intro », du plus récent au plus ancien."
             in get("/tags/intro/feed.xml")[1]
         )
+
+
+def test_a_catalog_reads_back_what_it_wrote(tmp_path):
+    words = {('Say "hi"\n  then \\ go', None): ["x.html:1"], ("%(n)s one", "%(n)s many"): ["y.py:2"]}
+    translations = {
+        ('Say "hi"\n  then \\ go', None): ["Dis « salut »\\"],
+        ("%(n)s one", "%(n)s many"): ["un", "plusieurs"],
+    }
+    po = tmp_path / "django.po"
+    po.write_text(messages.po_text("fr", words, translations), encoding="utf-8")
+    read = messages.read_po(po)
+    assert {key: read[key] for key in words} == translations
+    assert "#, python-format" in po.read_text()
