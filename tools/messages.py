@@ -54,8 +54,12 @@ def find_words():
     """{(msgid, msgid_plural or None): [places]} of every word of the templates and the code."""
     words = {}
 
+    # Where a word is said: its files, not their lines (xgettext's --add-location=file), so that a
+    # line moved elsewhere in a template leaves the catalogs as they are.
     def found(key, place):
-        words.setdefault(key, []).append(place)
+        places = words.setdefault(key, [])
+        if place not in places:
+            places.append(place)
 
     env = jinja2.Environment(extensions=["jinja2.ext.i18n"])
     for folder in TEMPLATE_DIRS:
@@ -68,7 +72,7 @@ def find_words():
                 if not isinstance(call.node, nodes.Name):
                     continue
                 for key in template_call(call.node.name, call.args):
-                    found(key, f"{place}:{call.lineno}")
+                    found(key, str(place))
     for folder in PYTHON_DIRS:
         for path in sorted(folder.rglob("*.py")):
             if "migrations" in path.parts:
@@ -78,7 +82,7 @@ def find_words():
             for call in ast.walk(tree):
                 if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
                     for key in python_call(call.func.id, call.args):
-                        found(key, f"{place}:{call.lineno}")
+                        found(key, str(place))
     return dict(sorted(words.items()))
 
 
