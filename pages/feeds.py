@@ -19,6 +19,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
+from django.utils.translation import gettext
 
 from pages import series, tags
 from pages.plain_text import xml_text
@@ -183,7 +184,7 @@ class TagFeed(SiteFeed):
         if tag is None:
             raise Http404("No such tag")
         site = Site.load()
-        about = f"Projects and articles tagged “{tag.name}”, newest first."
+        about = gettext("Projects and articles tagged “%(tag)s”, newest first.") % {"tag": tag.name}
         return Channel(site, f"{tag.name} · {site.title}", about, tag.address, tag.feed_address, tag.slug)
 
     def entries(self, channel):
@@ -199,7 +200,7 @@ class SeriesFeed(SiteFeed):
         if found is None:
             raise Http404("No such series")
         site = Site.load()
-        about = f"The parts of the series “{found.name}”, newest first."
+        about = gettext("The parts of the series “%(series)s”, newest first.") % {"series": found.name}
         return Channel(
             site, f"{found.name} · {site.title}", about, found.address, found.feed_address, found.slug
         )
