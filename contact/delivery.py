@@ -18,14 +18,19 @@ the authoring server and the preview.
 import logging
 import os
 import threading
+import time
 from collections import deque
 
-from django.db import connections, transaction
+from django.db import OperationalError, connections, transaction
 
 from . import notifications, webhooks
 from .models import ContactMessage
 
 logger = logging.getLogger(__name__)
+
+# Seconds between tries when SQLite is locked by another writer (the request storing the next
+# message): each try claims first, so none sends twice.
+LOCKED_WAITS = (0.05, 0.2, 1.0)
 
 # Ids waiting for the thread, at most (each a message's two sends, each up to its timeout). Past
 # it a message is left owed for send_contact_notifications.
@@ -72,10 +77,17 @@ def deliver(pk):
     if message is None:
         return
     for tell in (notifications.notify, webhooks.deliver):
-        try:
-            tell(message)
-        except Exception:
-            logger.exception("Contact message %s stored, but what followed failed", pk)
+        for wait in (*LOCKED_WAITS, None):
+            try:
+                tell(message)
+            except OperationalError as exc:
+                if wait is not None and "locked" in str(exc):
+                    time.sleep(wait)  # SQLite's writer lock, held by a request for a moment
+                    continue
+                logger.exception("Contact message %s stored, but what followed failed", pk)
+            except Exception:
+                logger.exception("Contact message %s stored, but what followed failed", pk)
+            break
 
 
 class Courier:

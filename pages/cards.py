@@ -12,7 +12,8 @@ from pathlib import Path
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.urls import reverse
-from django.utils.translation import get_language, gettext
+from django.utils import formats
+from django.utils.translation import gettext
 from django.views import View
 
 from portfolio.batch import Batched
@@ -122,4 +123,10 @@ class ArticleCard(Batched, Card):
         return articles.only("slug", "title", "image", "date")
 
     def line(self, item):
-        return card_drawing.dated(item.date, get_language())
+        return card_date(item.date)
+
+
+def card_date(day):
+    """An article's date as its page shows it in the active language, for its card: 5 May 2026,
+    5 mai 2026, 2026年5月5日 (Django's DATE_FORMAT; settings' FORMAT_MODULE_PATH for English)."""
+    return formats.date_format(day, "DATE_FORMAT")
