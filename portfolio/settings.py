@@ -127,6 +127,8 @@ MIDDLEWARE = [
     # The site's Content-Security-Policy and the other headers the hosts send (not in the
     # contact service).
     "pages.middleware.SecurityHeadersMiddleware",
+    # Each page in its language: /<lang>/'s, the site's default elsewhere (pages/languages.py).
+    "pages.middleware.LanguageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -172,6 +174,7 @@ TEMPLATES = [
                 "pages.context_processors.links",
                 "pages.context_processors.navigation",
                 "pages.context_processors.readers",
+                "pages.context_processors.page_languages",
             ],
         },
     },
@@ -205,7 +208,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
-USE_I18N = False
+# The site's own words in each of site.yaml's languages: catalogs in locale/ (pages in a
+# language without one show English labels). Which language a page is in, LanguageMiddleware says.
+USE_I18N = True
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"

@@ -129,7 +129,8 @@ def path_moved_to(path):
 
 
 # The routes of the standalone pages (pages/urls.py): `/<slug>` and `/<slug>.md`, at the top
-# level. Not the site's own addresses: the pages' slugs are checked against those.
+# level. Not the site's own addresses: the pages' slugs are checked against those. Nor are the
+# other languages' routes (`lang-*`, under `/<lang>/`, a language the content names).
 STANDALONE_ROUTES = ("page", "page-md")
 
 
@@ -161,7 +162,7 @@ def reserved_names():
             if isinstance(pattern, URLResolver):
                 walk(pattern.url_patterns, route)
                 continue
-            if pattern.name in STANDALONE_ROUTES:
+            if pattern.name in STANDALONE_ROUTES or (pattern.name or "").startswith("lang-"):
                 continue  # /<slug>: the content's pages, whose slugs are checked against the rest
             add(route)
             if getattr(pattern, "distill_file", None):

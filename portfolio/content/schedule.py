@@ -14,6 +14,7 @@ import datetime
 from django.conf import settings
 from django.db.models import Max, Min
 
+from . import rules
 from .models import Article, ScheduledArticle
 
 
@@ -23,7 +24,10 @@ def build_date():
 
 def hold(rel, fields):
     """Mark a parsed article's fields as scheduled when its date is after the build's."""
-    if rel.startswith("articles/") and not fields.get("draft") and fields["date"] > build_date():
+    if rules.translation_of(rel):
+        if not fields.get("draft") and fields.get("date") and fields["date"] > build_date():
+            fields["draft"] = True  # a translation dated after the build's: held back as a draft
+    elif rel.startswith("articles/") and not fields.get("draft") and fields["date"] > build_date():
         fields["draft"] = fields["scheduled"] = True
 
 

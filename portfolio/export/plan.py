@@ -25,6 +25,7 @@ from pages import series as series_
 from pages.feeds import SiteFeed
 from pages.twins import llms_full_parts
 from portfolio.content import aliases, importer
+from portfolio.content.languages import published_translations
 from portfolio.content.models import Article, MediaFile, Page, Project, Site, Stack, Tagging
 from portfolio.reversing import slug_reverser
 from portfolio.shows import Shows
@@ -153,7 +154,12 @@ class Keys:
         stack = Stack.objects.values_list("content_hash", flat=True).get()
         # Every page's header links to the standalone pages with `nav: true`: part of the identity.
         nav = list(Page.objects.in_nav().values_list("slug", "title", "order"))
-        self.site = hash_of(self.code, site, nav)
+        # Every page links to its versions in the site's other languages (hreflang, the switcher):
+        # with translations, they are part of the identity (without, the key is as it was).
+        translations = sorted(
+            (*key, sorted(found.items())) for key, found in published_translations().items()
+        )
+        self.site = hash_of(self.code, site, nav, *([translations] if translations else []))
         # An item's page, JSON and twin show the item and the site; an article's page also links
         # to the articles before and after it in the list, by title. Made here in one pass (30,000
         # targets share 10,000 of them).
@@ -243,6 +249,7 @@ class Keys:
             "lists": self.all,
             "bodies": hash_of(self.all, "bodies", list(hashes.items())),
             "code": self.code,
+            "languages": hash_of(self.all, "languages", list(hashes.items()), translations),
             "feed": feed,
             **tags,
             "projects": hash_of(self.site, "projects", listed_projects),

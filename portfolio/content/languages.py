@@ -1,0 +1,172 @@
+"""The site's languages (site.yaml's `languages`, the first the default) and its items'
+translations (model Translation): which there are, and an item as a translation shows it.
+
+Without `languages` the site has one language, settings.LANGUAGE_CODE, and no translation: every
+function here then answers as if nothing were translated, so no page changes."""
+
+import contextvars
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.utils.text import capfirst
+from django.utils.translation import get_language_info
+
+from .models import Article, Page, Project, Site, Translation
+
+# Written right to left: <html dir="rtl">.
+RIGHT_TO_LEFT = {"ar", "fa", "he", "ur"}
+ORIGINALS = {"projects": Project, "articles": Article, "pages": Page}
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    name: str  # the switcher's label: its own name unless site.yaml names it
+    title: str = ""  # the site's title and description in it ("" for the site's own)
+    description: str = ""
+    default: bool = False
+
+    @property
+    def rtl(self):
+        return self.code.split("-")[0] in RIGHT_TO_LEFT
+
+    @property
+    def dir(self):
+        return "rtl" if self.rtl else "ltr"
+
+    @property
+    def prefix(self):
+        """The start of its addresses: "" for the default language, "/fr" for the others."""
+        return "" if self.default else f"/{self.code}"
+
+
+def native_name(code):
+    try:
+        return capfirst(get_language_info(code)["name_local"])
+    except KeyError:
+        return code
+
+
+# The start of the addresses of the page being answered: "/fr" on another language's page
+# (pages.middleware.LanguageMiddleware sets it), "" elsewhere. Its tag pills lead to its tags.
+page_prefix = contextvars.ContextVar("page_prefix", default="")
+
+
+def languages(site=None):
+    """The site's languages, the default first (one, settings.LANGUAGE_CODE, without a list)."""
+    try:
+        site = site or Site.load()
+        listed = site.languages
+    except Site.DoesNotExist:
+        listed = []
+    if not listed:
+        return [Language(settings.LANGUAGE_CODE, native_name(settings.LANGUAGE_CODE), default=True)]
+    return [
+        Language(
+            entry["code"],
+            entry.get("name") or native_name(entry["code"]),
+            entry.get("title", ""),
+            entry.get("description", ""),
+            default=index == 0,
+        )
+        for index, entry in enumerate(listed)
+    ]
+
+
+def default_language():
+    return languages()[0]
+
+
+def other_language(code):
+    """The listed language `code` other than the default, or None."""
+    return next((lang for lang in languages()[1:] if lang.code == code), None)
+
+
+def language_of(code):
+    return next((lang for lang in languages() if lang.code == code), None) or default_language()
+
+
+@Site.build_cached
+def published_translations():
+    """{(kind, slug): {language: content hash}} of every published translation."""
+    found = {}
+    rows = Translation.objects.published().values_list("kind", "slug", "language", "content_hash")
+    for kind, slug, language, content_hash in rows:
+        found.setdefault((kind, slug), {})[language] = content_hash
+    return found
+
+
+def translated(original, translation):
+    """The item as its translation shows it: the translation's fields where it wrote them, the
+    original's elsewhere; its address under the language's prefix."""
+    item = copy.copy(original)
+    for field in ("title", "description", "tagline", "body", "body_html"):
+        value = getattr(translation, field, "")
+        if value and hasattr(item, field):
+            setattr(item, field, value)
+    if translation.body_html:
+        item.contents = translation.contents
+    if translation.date:
+        item.date = translation.date
+    if translation.tags is not None and hasattr(item, "tags"):
+        item.tags = translation.tags
+    item.language = translation.language
+    item.translation = translation
+    item.address = item_address(translation.kind, item.slug, translation.language)
+    for side in ("older", "newer"):  # the default language's neighbours are not this one's
+        item.__dict__.pop(f"{side}_slug", None)
+        item.__dict__.pop(f"{side}_address", None)
+    return item
+
+
+def item_address(kind, slug, code):
+    from django.urls import reverse
+
+    name = {"projects": "project", "articles": "article", "pages": "page"}[kind]
+    lang = language_of(code)
+    if lang.default:
+        return reverse(f"pages:{name}", kwargs={"slug": slug})
+    return reverse(f"pages:lang-{name}", kwargs={"lang": code, "slug": slug})
+
+
+def translated_items(kind, code, queryset=None):
+    """The published items of `kind` translated into `code`, as their translations show them,
+    newest first (pages by slug)."""
+    model = ORIGINALS[kind]
+    translations = {row.slug: row for row in Translation.objects.published().filter(kind=kind, language=code)}
+    if queryset is None:
+        queryset = model.objects.published() if hasattr(model.objects, "published") else model.objects.all()
+    items = [
+        translated(item, translations[item.slug]) for item in queryset.filter(slug__in=list(translations))
+    ]
+    if kind != "pages":
+        items.sort(key=lambda item: item.slug)
+        items.sort(key=lambda item: item.date, reverse=True)
+    return items
+
+
+def catalog_missing(code):
+    """Whether the site's own words have no catalog in `code` (locale/<code>/LC_MESSAGES/django.mo
+    in LOCALE_PATHS): its pages then show English labels."""
+    if code.split("-")[0] == "en":
+        return False
+    names = {code, code.replace("-", "_"), code.split("-")[0]}
+    if "-" in code:
+        head, tail = code.split("-", 1)
+        names.add(f"{head}_{tail.title() if len(tail) > 2 else tail.upper()}")
+    return not any(
+        (Path(folder) / name / "LC_MESSAGES" / "django.mo").is_file()
+        for folder in getattr(settings, "LOCALE_PATHS", [])
+        for name in names
+    )
+
+
+def catalog_warnings(site=None):
+    return [
+        f"site.yaml: languages: {lang.code} has no catalog of the site's words "
+        f"(locale/{lang.code}/LC_MESSAGES/django.mo): its pages show English labels"
+        for lang in languages(site)
+        if catalog_missing(lang.code)
+    ]

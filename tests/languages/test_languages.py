@@ -1,0 +1,209 @@
+"""Every language the owner writes in (issue 53): site.yaml's `languages`, translations as files
+beside their originals, the other languages' pages under /<lang>/, hreflang and the switcher,
+feeds and sitemaps per language, and a draft translation nowhere."""
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from portfolio.content.importer import import_content
+from portfolio.content.models import Translation
+from portfolio.content.rules import ContentInvalid
+
+from .content import write_multilingual
+
+BASE = "https://portfolio.test"
+
+
+@pytest.fixture
+def multilingual(db, tmp_path, settings):
+    settings.SITE_URL = ""
+    folder = write_multilingual(tmp_path / "content")
+    import_content(folder, workers=1)
+    return folder
+
+
+def problems(folder):
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(folder, workers=1)
+    return [str(error) for error in caught.value.errors]
+
+
+def html_root(response):
+    return re.search(r"<html[^>]*>", response.content.decode())[0]
+
+
+def alternates(response):
+    return re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">', response.content.decode())
+
+
+def test_translations_are_imported_as_rows_of_their_original(multilingual):
+    rows = Translation.objects.values_list("kind", "slug", "language", "draft")
+    assert set(rows) == {
+        ("articles", "first-post", "fr", False),
+        ("articles", "first-post", "fa", False),
+        ("articles", "first-post", "ja", False),
+        ("articles", "same-day", "fr", True),  # draft: true
+        ("articles", "crlf-post", "fr", True),  # dated after the build: held back
+        ("projects", "alpha-one", "fr", False),
+        ("projects", "alpha-one", "fa", False),
+        ("pages", "about", "fr", False),
+    }
+
+
+def test_a_language_not_listed_is_an_error_naming_the_file_and_the_language(multilingual):
+    (multilingual / "articles/first-post.de.md").write_text("---\ntitle: Erster\n---\nText.\n")
+    found = problems(multilingual)
+    assert any(
+        "articles/first-post.de.md" in p and "language" in p and "de is not one of" in p for p in found
+    )
+
+
+def test_a_translation_without_its_original_is_an_error_naming_the_missing_original(multilingual):
+    (multilingual / "articles/nowhere.fr.md").write_text("---\ntitle: Nulle part\n---\nTexte.\n")
+    found = problems(multilingual)
+    assert any(
+        "articles/nowhere.fr.md" in p and "articles/nowhere.md, which does not exist" in p for p in found
+    )
+
+
+def test_deleting_an_original_fails_while_its_translation_remains(multilingual):
+    (multilingual / "projects/alpha-one.md").unlink()
+    found = problems(multilingual)
+    assert any("projects/alpha-one.fr.md" in p and "does not exist" in p for p in found)
+
+
+def test_a_translation_in_the_default_language_is_an_error(multilingual):
+    (multilingual / "articles/first-post.en.md").write_text("---\ntitle: First\n---\nText.\n")
+    assert any("default language" in p for p in problems(multilingual))
+
+
+def test_without_languages_a_translation_file_is_an_error(db, tmp_path, settings):
+    from tests.content_builder import write_content
+
+    folder = write_content(tmp_path / "content")
+    (folder / "articles/first-post.fr.md").write_text("---\ntitle: Premier\n---\nTexte.\n")
+    found = problems(folder)
+    assert any("site.yaml lists no languages" in p for p in found)
+
+
+@pytest.mark.parametrize(
+    ("path", "lang", "rtl"),
+    [
+        ("/", "en", False),
+        ("/articles/first-post", "en", False),
+        ("/fr/", "fr", False),
+        ("/fr/articles/first-post", "fr", False),
+        ("/fa/articles/first-post", "fa", True),
+        ("/ja/articles/first-post", "ja", False),
+        ("/fa/projects", "fa", True),
+        ("/ja/projects", "ja", False),
+    ],
+)
+def test_every_page_says_its_language_and_direction(multilingual, client, path, lang, rtl):
+    response = client.get(path)
+    assert response.status_code == 200
+    expected = f'<html lang="{lang}" dir="rtl">' if rtl else f'<html lang="{lang}">'
+    assert html_root(response) == expected
+
+
+def test_a_translation_shows_what_it_writes_and_the_rest_from_its_original(multilingual, client):
+    page = client.get("/fr/articles/first-post").content.decode()
+    assert "<h1>Premier article</h1>" in page
+    assert "Le corps en <strong>français</strong>." in page
+    assert 'href="/fr/tags/introduction"' in page  # its own tags, that language's tag pages
+    assert "2025-01-10" in page  # its original's date
+    project = client.get("/fr/projects/alpha-one").content.decode()
+    assert "Alpha Un" in project and "Une accroche" in project
+    assert "https://github.com/example/project" in project  # the original's
+
+
+def test_hreflang_alternates_are_absolute_reciprocal_and_name_x_default(multilingual, client):
+    expected = [
+        ("en", f"{BASE}/articles/first-post"),
+        ("fr", f"{BASE}/fr/articles/first-post"),
+        ("fa", f"{BASE}/fa/articles/first-post"),
+        ("ja", f"{BASE}/ja/articles/first-post"),
+        ("x-default", f"{BASE}/articles/first-post"),
+    ]
+    for path in ["/articles/first-post", "/fr/articles/first-post", "/fa/articles/first-post"]:
+        assert alternates(client.get(path)) == expected
+    # The project has no Japanese translation: no ja alternate.
+    assert [code for code, _ in alternates(client.get("/fr/projects/alpha-one"))] == [
+        "en",
+        "fr",
+        "fa",
+        "x-default",
+    ]
+
+
+def test_the_switcher_leads_to_the_same_item_or_that_languages_home(multilingual, client):
+    page = client.get("/fr/projects/alpha-one").content.decode()
+    switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
+    links = re.findall(r'href="([^"]+)" hreflang="([^"]+)"', switcher)
+    assert links == [("/projects/alpha-one", "en"), ("/fr/projects/alpha-one", "fr"),
+                     ("/fa/projects/alpha-one", "fa"), ("/ja/", "ja")]  # fmt: skip
+    assert 'aria-current="true">Français<' in switcher  # its own name
+    assert "فارسی" in switcher  # site.yaml's name for it
+
+
+def test_a_draft_translation_leaks_nowhere(multilingual, client):
+    assert client.get("/fr/articles/same-day").status_code == 404
+    assert client.get("/fr/articles/crlf-post").status_code == 404  # scheduled
+    original = client.get("/articles/same-day").content.decode()
+    assert "/fr/articles/same-day" not in original
+    assert "Brouillon" not in client.get("/fr/articles").content.decode()
+    assert "same-day" not in client.get("/fr/feed.xml").content.decode()
+    sitemap = client.get("/sitemap-articles.xml").content.decode()
+    assert "/fr/articles/same-day" not in sitemap and "/fr/articles/crlf-post" not in sitemap
+
+
+def test_the_other_languages_lists_say_so_when_empty(multilingual, client):
+    response = client.get("/ja/projects")
+    assert response.status_code == 200
+    assert "No projects yet." in response.content.decode()  # in Japanese once its catalog lands
+
+
+def test_a_language_not_listed_has_no_pages(multilingual, client):
+    assert client.get("/de/").status_code == 404
+    assert client.get("/en/articles/first-post").status_code == 404  # the default has no prefix
+
+
+def test_each_language_has_its_feed_and_the_sites_stays_the_defaults(multilingual, client):
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ET.fromstring(client.get("/fr/feed.xml").content)
+    assert feed.get("{http://www.w3.org/XML/1998/namespace}lang") == "fr"
+    assert feed.find(f"{atom}title").text == "Portfolio de test"
+    links = [entry.find(f"{atom}link").get("href") for entry in feed.iter(f"{atom}entry")]
+    assert links == [f"{BASE}/fr/projects/alpha-one", f"{BASE}/fr/articles/first-post"]
+    site = ET.fromstring(client.get("/feed.xml").content)
+    assert site.get("{http://www.w3.org/XML/1998/namespace}lang") == "en"
+    assert all("/fr/" not in e.find(f"{atom}link").get("href") for e in site.iter(f"{atom}entry"))
+    tag = ET.fromstring(client.get("/fr/tags/introduction/feed.xml").content)
+    assert [e.find(f"{atom}title").text for e in tag.iter(f"{atom}entry")] == ["Premier article"]
+
+
+def test_sitemaps_list_each_version_with_xhtml_alternates(multilingual, client):
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ET.fromstring(client.get("/sitemap-articles.xml").content)
+    urls = {url.find("s:loc", ns).text: url for url in root.findall("s:url", ns)}
+    assert f"{BASE}/fa/articles/first-post" in urls
+    links = {
+        link.get("hreflang"): link.get("href")
+        for link in urls[f"{BASE}/articles/first-post"].findall("x:link", ns)
+    }
+    assert links == {
+        "en": f"{BASE}/articles/first-post",
+        "fr": f"{BASE}/fr/articles/first-post",
+        "fa": f"{BASE}/fa/articles/first-post",
+        "ja": f"{BASE}/ja/articles/first-post",
+        "x-default": f"{BASE}/articles/first-post",
+    }
+    pages = client.get("/sitemap-pages.xml").content.decode()
+    assert f"<loc>{BASE}/ja/</loc>" in pages and f"<loc>{BASE}/fr/about</loc>" in pages
+
+
+def test_the_api_documents_keep_the_default_language(multilingual, client):
+    document = client.get("/api/v1/articles/first-post.json").json()
+    assert document["title"] == "First post"
