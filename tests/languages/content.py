@@ -1,7 +1,7 @@
 """A multilingual content folder: the standard test site in English (the default) with French,
 Persian (right to left) and Japanese (CJK) translations, a draft translation and a scheduled one."""
 
-from tests.content_builder import SITE_URL, article, write_content
+from tests.content_builder import write_content
 
 LANGUAGES = """languages:
   - code: en
@@ -87,13 +87,14 @@ FILES = {
 
 def write_multilingual(folder):
     """The standard test content, with site.yaml's languages and the translations above."""
-    write_content(folder)
+    return add_languages(write_content(folder))
+
+
+def add_languages(folder):
+    """Add site.yaml's languages and the translations above to a content folder."""
     site = folder / "site.yaml"
-    site.write_text(site.read_text() + LANGUAGES)
+    site.write_text(site.read_text(encoding="utf-8") + LANGUAGES, encoding="utf-8")
     for rel, text in FILES.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-        (folder / rel).write_text(text)
+        (folder / rel).write_text(text, encoding="utf-8")
     return folder
-
-
-__all__ = ["SITE_URL", "article", "write_multilingual"]

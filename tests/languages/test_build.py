@@ -1,0 +1,74 @@
+"""A real build of the multilingual content (tests/languages/content.py), verify step included."""
+
+import re
+
+import pytest
+
+from tests.export.conftest import site  # noqa: F401  (the build fixture)
+
+from .content import add_languages
+
+
+@pytest.fixture
+def multilingual_site(site, content_dir, tmp_path):  # noqa: F811
+    add_languages(content_dir)
+    site()
+    return tmp_path / "site"
+
+
+def test_the_build_writes_every_language_and_verifies_it(multilingual_site):
+    out = multilingual_site
+    for rel in [
+        "index.html",
+        "fr/index.html",
+        "fa/index.html",
+        "ja/index.html",
+        "fr/articles/first-post.html",
+        "fa/articles/first-post.html",
+        "ja/articles/first-post.html",
+        "fr/projects/alpha-one.html",
+        "fa/projects/alpha-one.html",
+        "fr/projects.html",
+        "ja/projects.html",  # none translated: the list says so
+        "fr/articles.html",
+        "fr/about.html",
+        "fr/feed.xml",
+        "fr/tags/introduction.html",
+        "fr/tags/introduction/feed.xml",
+        "fr/404.html",
+        "fa/404.html",
+        "404.html",
+    ]:
+        assert (out / rel).is_file(), rel
+    fa = (out / "fa/articles/first-post.html").read_text()
+    assert '<html lang="fa" dir="rtl">' in fa
+    assert '<html lang="en">' in (out / "articles/first-post.html").read_text()
+    assert '<html lang="fr">' in (out / "fr/404.html").read_text()
+
+
+def test_a_draft_translation_is_in_no_file(multilingual_site):
+    out = multilingual_site
+    assert not (out / "fr/articles/same-day.html").exists()
+    assert not (out / "fr/articles/crlf-post.html").exists()
+    for path in out.rglob("*"):
+        if path.is_file() and path.suffix in (".html", ".xml", ".txt", ".json", ".md"):
+            text = path.read_text(errors="replace")
+            assert "Brouillon secret" not in text, path
+            assert "/fr/articles/same-day" not in text, path
+            assert "/fr/articles/crlf-post" not in text, path
+
+
+def test_the_hosts_find_each_languages_404_page(multilingual_site):
+    page = (multilingual_site / "ja/404.html").read_text()
+    assert re.search(r'<html lang="ja">', page)
+
+
+def test_verify_refuses_a_link_to_a_draft_translation(site, content_dir):  # noqa: F811
+    from portfolio.export.state import BuildFailed
+
+    add_languages(content_dir)
+    post = content_dir / "articles/first-post.md"
+    post.write_text(post.read_text() + '\n<a href="/fr/articles/same-day">raw HTML, not resolved</a>\n')
+    with pytest.raises(BuildFailed) as caught:
+        site()
+    assert "articles/first-post.html: holds the address of draft articles/same-day.fr.md" in str(caught.value)
