@@ -6,10 +6,11 @@ language's pages stay where they are, and the API's documents stay in it (the sp
 
 from typing import NamedTuple
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from pages import twins
 from pages.feeds import SiteFeed
 from pages.tags import _slug
 from portfolio.content import languages
@@ -92,7 +93,7 @@ class Translated:
         # The API's documents are the default language's; the markdown twin is this one's.
         context["json_twin"] = None
         context["series_box"], context["related"] = None, []
-        context["markdown_twin"] = self.request.path + ".md"
+        context["markdown_twin"] = self.request.path + ".md"  # TranslatedTwin
         return context
 
 
@@ -112,6 +113,47 @@ class PageTranslation(Translated, StandalonePage):
 
     def get_queryset(self):
         return Page.objects.published().defer("body")
+
+
+class TranslatedTwin:
+    """A translation's markdown twin (/<lang>/articles/<slug>.md): the twin of its original as its
+    translation shows it, its page address its language's (its JSON stays the default language's:
+    the API's documents are the spec's)."""
+
+    kind = None
+
+    def get(self, request, lang, slug):
+        language_or_404(lang)
+        original = get_object_or_404(self.get_queryset(), slug=slug)
+        translation = get_object_or_404(
+            Translation.objects.published(), kind=self.kind, slug=slug, language=lang
+        )
+        item = languages.translated(original, translation)
+        base_url = Site.load().base_url
+        if self.kind == "pages":
+            return HttpResponse(twins.page_markdown(item, base_url), content_type=twins.MARKDOWN)
+        document = dict(self.get_serializer(item).data)
+        document["url"] = base_url + item.address
+        return HttpResponse(self.markdown(document), content_type=twins.MARKDOWN)
+
+
+class ProjectTwin(TranslatedTwin, twins.Twin):
+    kind = "projects"
+    queryset = twins.ProjectTwin.queryset
+    serializer_class = twins.ProjectTwin.serializer_class
+    markdown = staticmethod(twins.project_markdown)
+
+
+class ArticleTwin(TranslatedTwin, twins.Twin):
+    kind = "articles"
+    queryset = twins.ArticleTwin.queryset
+    serializer_class = twins.ArticleTwin.serializer_class
+    markdown = staticmethod(twins.article_markdown)
+
+
+class PageTwin(TranslatedTwin, twins.Twin):
+    kind = "pages"
+    queryset = twins.PageTwin.queryset
 
 
 class LanguageTag(NamedTuple):

@@ -302,6 +302,13 @@ urlpatterns = [
                 "{}/projects/{}.html",
             ),
             (
+                "<lang:lang>/projects/<slug:slug>.md",
+                languages.ProjectTwin.as_view(),
+                "project-md",
+                languages.translated_slugs("projects"),
+                "{}/projects/{}.md",
+            ),
+            (
                 "<lang:lang>/articles",
                 languages.article_list,
                 "articles",
@@ -314,6 +321,13 @@ urlpatterns = [
                 "article",
                 languages.translated_slugs("articles"),
                 "{}/articles/{}.html",
+            ),
+            (
+                "<lang:lang>/articles/<slug:slug>.md",
+                languages.ArticleTwin.as_view(),
+                "article-md",
+                languages.translated_slugs("articles"),
+                "{}/articles/{}.md",
             ),
             (
                 "<lang:lang>/tags/<tag:slug>",
@@ -342,6 +356,13 @@ urlpatterns = [
                 "page",
                 languages.translated_slugs("pages"),
                 "{}/{}.html",
+            ),
+            (
+                "<lang:lang>/<slug:slug>.md",
+                languages.PageTwin.as_view(),
+                "page-md",
+                languages.translated_slugs("pages"),
+                "{}/{}.md",
             ),
         )
     ),

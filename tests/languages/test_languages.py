@@ -207,3 +207,28 @@ def test_sitemaps_list_each_version_with_xhtml_alternates(multilingual, client):
 def test_the_api_documents_keep_the_default_language(multilingual, client):
     document = client.get("/api/v1/articles/first-post.json").json()
     assert document["title"] == "First post"
+
+
+def test_a_translations_markdown_twin_and_negotiation(multilingual, client):
+    twin = client.get("/fr/articles/first-post.md")
+    assert twin["Content-Type"].startswith("text/markdown")
+    text = twin.content.decode()
+    assert text.startswith("# Premier article\n")
+    assert f"- Page: {BASE}/fr/articles/first-post" in text
+    assert "Le corps en **français**." in text
+    negotiated = client.get("/fa/articles/first-post", headers={"accept": "text/markdown"})
+    assert negotiated.content.decode().startswith("# نخستین نوشته\n")
+    assert client.get("/fr/about.md").content.decode().startswith("# À propos\n")
+    assert client.get("/fr/articles/same-day.md").status_code == 404  # a draft translation
+
+
+def test_llms_txt_lists_each_languages_pages(multilingual, client):
+    text = client.get("/llms.txt").content.decode()
+    assert "\n## In Français (fr)\n- [Home](https://portfolio.test/fr/):" in text
+    assert (
+        f"- [Premier article]({BASE}/fr/articles/first-post.md): Le premier, en français. "
+        f"(page: {BASE}/fr/articles/first-post; translation of {BASE}/articles/first-post)"
+    ) in text
+    assert f"- [À propos]({BASE}/fr/about.md)" in text
+    assert "## In 日本語 (ja)" in text and "## In فارسی (fa)" in text
+    assert "Brouillon" not in text and "Article futur" not in text
