@@ -67,7 +67,7 @@ def readers(request):
 
 
 # The pages that every language has, by route name: the same page in each.
-EVERY_LANGUAGE = ("home", "projects", "articles")
+EVERY_LANGUAGE = ("home", "projects", "articles", "search")
 ITEMS = {"project": "projects", "article": "articles", "page": "pages"}
 
 
@@ -140,7 +140,7 @@ def page_languages(request):
             **_links(),
             **{
                 key: reverse(f"pages:lang-{key}", kwargs=here)
-                for key in ("home", "projects", "articles", "feed")
+                for key in ("home", "projects", "articles", "feed", "search")
             },
         }
     return context

@@ -237,6 +237,13 @@ def tag_page(request, lang, slug):
     return render(request, "pages/tag.html", context)
 
 
+def search(request, lang):
+    """/<lang>/search: the search page in that language, whose <html lang> has Pagefind search
+    that language's pages."""
+    language_or_404(lang)
+    return render(request, "pages/search.html")
+
+
 def not_found_page(request, lang):
     language_or_404(lang)
     return render(request, "pages/404.html", status=404)

@@ -344,6 +344,13 @@ urlpatterns = [
                 "{}/tags/{}/feed.xml",
             ),
             (
+                "<lang:lang>/search",
+                languages.search,
+                "search",
+                languages.language_params,
+                "{}/search.html",
+            ),
+            (
                 "<lang:lang>/feed.xml",
                 languages.LanguageFeed(),
                 "feed",

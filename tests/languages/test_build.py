@@ -72,3 +72,37 @@ def test_verify_refuses_a_link_to_a_draft_translation(site, content_dir):  # noq
     with pytest.raises(BuildFailed) as caught:
         site()
     assert "articles/first-post.html: holds the address of draft articles/same-day.fr.md" in str(caught.value)
+
+
+def test_a_language_without_a_catalog_builds_with_a_warning(content_dir, settings, tmp_path, db):
+    import io
+    import struct
+
+    from portfolio.export.build import build
+
+    settings.SITE_URL = ""
+    settings.CONTENT_DIR = content_dir
+    settings.LOCALE_PATHS = [tmp_path / "locale"]
+    (tmp_path / "locale/fr/LC_MESSAGES").mkdir(parents=True)
+    # An empty catalog (no message): GNU gettext's header alone.
+    empty = struct.pack("<7I", 0x950412DE, 0, 0, 28, 28, 0, 28)
+    (tmp_path / "locale/fr/LC_MESSAGES/django.mo").write_bytes(empty)
+    add_languages(content_dir)
+    stderr = io.StringIO()
+    build(tmp_path / "site", workers=1, stderr=stderr)
+    warnings = [line for line in stderr.getvalue().splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        f"warning: site.yaml: languages: {code} has no catalog of the site's words "
+        f"(locale/{code}/LC_MESSAGES/django.mo): its pages show English labels"
+        for code in ("fa", "ja")
+    ]
+    assert "Premier article" in (tmp_path / "site/fr/articles/first-post.html").read_text()
+
+
+def test_search_indexes_each_language_and_answers_in_it(multilingual_site):
+    import json
+
+    entry = json.loads((multilingual_site / "pagefind/site/pagefind-entry.json").read_text())
+    assert {"en", "fr", "fa", "ja"} <= set(entry["languages"])  # by each page's <html lang>
+    search = (multilingual_site / "fr/search.html").read_text()
+    assert '<html lang="fr">' in search and 'action="/fr/search"' in search
