@@ -10,7 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from pages import twins
+from pages import cards, twins
 from pages.feeds import SiteFeed
 from pages.tags import _slug
 from portfolio.content import languages
@@ -154,6 +154,49 @@ class ArticleTwin(TranslatedTwin, twins.Twin):
 class PageTwin(TranslatedTwin, twins.Twin):
     kind = "pages"
     queryset = twins.PageTwin.queryset
+
+
+class TranslatedCard:
+    """/cards/<lang>/articles/<slug>.png: a translation's social card, its title in its language
+    and script (card_drawing draws Arabic, Persian, CJK...), under that language's site title."""
+
+    kind = None
+
+    def get(self, request, lang, slug):
+        language = language_or_404(lang)
+        original = self.get_queryset().filter(slug=slug).first()
+        translation = Translation.objects.published().filter(kind=self.kind, slug=slug, language=lang).first()
+        if original is None or translation is None or cards.has_own_image(original):
+            raise Http404("No such card")
+        item = languages.translated(original, translation)
+        site_name = language.title or Site.load().title
+        return HttpResponse(cards.drawn(item.title, site_name, self.line(item)), content_type="image/png")
+
+
+class ProjectCard(TranslatedCard, cards.ProjectCard):
+    kind = "projects"
+
+
+class ArticleCard(TranslatedCard, cards.ArticleCard):
+    kind = "articles"
+
+
+def card_slugs(kind):
+    """django-distill's parameters of a kind's translated cards: (language, slug) of each published
+    translation whose original has no image of its own."""
+    model = languages.ORIGINALS[kind]
+
+    def slugs():
+        with_image = {
+            slug
+            for slug, image in model.objects.values_list("slug", "image")
+            if image and image.get("raster")
+        }
+        for lang, slug in translated_slugs(kind)():
+            if slug not in with_image:
+                yield lang, slug
+
+    return slugs
 
 
 class LanguageTag(NamedTuple):

@@ -373,6 +373,20 @@ urlpatterns = [
             ),
         )
     ),
+    *(
+        distill_path(
+            f"cards/<lang:lang>/{kind}s/<slug:slug>.png",
+            view,
+            name=f"lang-{kind}-card",
+            distill_func=languages.card_slugs(f"{kind}s"),
+            distill_file=f"cards/{{}}/{kind}s/{{}}.png",
+            shows=LANGUAGES,
+        )
+        for kind, view in (
+            ("project", languages.ProjectCard.as_view()),
+            ("article", languages.ArticleCard.as_view()),
+        )
+    ),
     distill_path(
         "<lang:lang>/404",
         languages.not_found_page,

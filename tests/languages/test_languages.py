@@ -232,3 +232,17 @@ def test_llms_txt_lists_each_languages_pages(multilingual, client):
     assert f"- [À propos]({BASE}/fr/about.md)" in text
     assert "## In 日本語 (ja)" in text and "## In فارسی (fa)" in text
     assert "Brouillon" not in text and "Article futur" not in text
+
+
+def test_a_translations_social_card_is_drawn_in_its_language_and_script(multilingual, client):
+    page = client.get("/fa/articles/first-post").content.decode()
+    assert f'<meta property="og:image" content="{BASE}/cards/fa/articles/first-post.png">' in page
+    cards = {
+        path: client.get(path)
+        for path in ["/cards/articles/first-post.png", "/cards/fa/articles/first-post.png",
+                     "/cards/ja/articles/first-post.png", "/cards/fr/projects/alpha-one.png"]
+    }  # fmt: skip
+    assert all(response.status_code == 200 for response in cards.values())
+    assert all(response["Content-Type"] == "image/png" for response in cards.values())
+    assert len({response.content for response in cards.values()}) == 4  # each its own title
+    assert client.get("/cards/fr/articles/same-day.png").status_code == 404  # a draft translation
