@@ -4,13 +4,11 @@ import re
 
 import pytest
 
-from tests.export.conftest import site  # noqa: F401  (the build fixture)
-
 from .content import add_languages
 
 
 @pytest.fixture
-def multilingual_site(site, content_dir, tmp_path):  # noqa: F811
+def multilingual_site(site, content_dir, tmp_path):
     add_languages(content_dir)
     site()
     return tmp_path / "site"
@@ -63,7 +61,7 @@ def test_the_hosts_find_each_languages_404_page(multilingual_site):
     assert re.search(r'<html lang="ja">', page)
 
 
-def test_verify_refuses_a_link_to_a_draft_translation(site, content_dir):  # noqa: F811
+def test_verify_refuses_a_link_to_a_draft_translation(site, content_dir):
     from portfolio.export.state import BuildFailed
 
     add_languages(content_dir)
