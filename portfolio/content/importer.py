@@ -602,6 +602,10 @@ def translation_row(found):
         date=fields.get("date"),
         tags=fields.get("tags"),
         draft=fields["draft"],
+        aliases=[
+            alias if not alias.startswith("/") else rules.alias_path_stored(alias)
+            for alias in fields["aliases"]
+        ],
         body=fields["body"],
         body_html=fields["body_html"],
         contents=fields["contents"],
@@ -634,7 +638,7 @@ def translation_problems():
         if slug not in originals[kind]:
             message = f"a translation into {language} of {kind}/{slug}.md, which does not exist"
             problems.append(ContentError(rel, "original", message))
-    return problems
+    return problems + aliases.translation_alias_problems(originals)
 
 
 def rows_of(rel):

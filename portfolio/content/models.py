@@ -255,6 +255,9 @@ class Translation(SourceFile):
     )
     # Stored resolved: its own `draft`, or true while its own date is after the build's.
     draft = models.BooleanField(default=False)
+    aliases = models.JSONField(
+        default=list, blank=True, help_text="Its earlier slugs and old paths, under its language's prefix."
+    )
 
     objects = TranslationQuerySet.as_manager()
 

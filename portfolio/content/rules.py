@@ -656,6 +656,7 @@ TRANSLATED = {
     "title": Field(text, required=False, default="", max_length=LINE_MAX),
     "description": Field(text, required=False, default=""),
     "draft": Field(boolean, required=False, default=False),
+    "aliases": Field(alias_list, required=False, default=[]),
 }
 TRANSLATIONS = {
     "projects": {**TRANSLATED, "tagline": Field(text, required=False, default="", max_length=LINE_MAX),

@@ -15,6 +15,7 @@ LANGUAGES = """languages:
 
 FR_FIRST = """---
 title: "Premier article"
+aliases: [ancien-premier, "/fr/posts/premier/"]
 description: "Le premier, en français."
 tags: [introduction, méta]
 ---

@@ -42,6 +42,10 @@ def test_the_build_writes_every_language_and_verifies_it(multilingual_site):
     assert '<html lang="fa" dir="rtl">' in fa
     assert '<html lang="en">' in (out / "articles/first-post.html").read_text()
     assert '<html lang="fr">' in (out / "fr/404.html").read_text()
+    # A translation's aliases move under its language's prefix, on the hosts too.
+    redirects = (out / "_redirects").read_text()
+    assert "/fr/articles/ancien-premier /fr/articles/first-post 301" in redirects
+    assert "/fr/posts/premier/ /fr/articles/first-post 301" in redirects
 
 
 def test_a_draft_translation_is_in_no_file(multilingual_site):

@@ -246,3 +246,28 @@ def test_a_translations_social_card_is_drawn_in_its_language_and_script(multilin
     assert all(response["Content-Type"] == "image/png" for response in cards.values())
     assert len({response.content for response in cards.values()}) == 4  # each its own title
     assert client.get("/cards/fr/articles/same-day.png").status_code == 404  # a draft translation
+
+
+def test_a_translations_aliases_answer_under_its_languages_prefix(multilingual, client):
+    for old, new in [
+        ("/fr/articles/ancien-premier", "/fr/articles/first-post"),
+        ("/fr/articles/ancien-premier.html", "/fr/articles/first-post"),
+        ("/fr/articles/ancien-premier.md", "/fr/articles/first-post.md"),
+        ("/fr/posts/premier/", "/fr/articles/first-post"),
+        ("/fr/posts/premier", "/fr/articles/first-post"),
+    ]:
+        response = client.get(old)
+        assert (response.status_code, response["Location"]) == (301, new), old
+    assert client.get("/articles/ancien-premier").status_code == 404  # not the default language's
+
+
+def test_a_translations_alias_that_is_an_items_slug_is_an_error(multilingual):
+    path = multilingual / "articles/first-post.ja.md"
+    path.write_text(
+        path.read_text().replace('title: "最初の記事"', 'title: "最初の記事"\naliases: [same-day]')
+    )
+    found = problems(multilingual)
+    assert any(
+        "articles/first-post.ja.md: aliases: 'same-day' is the slug of articles/same-day.md" in p
+        for p in found
+    )
