@@ -6,7 +6,7 @@ from django.db import DatabaseError
 from django.urls import reverse
 
 from portfolio.content import languages
-from portfolio.content.models import Page, Site
+from portfolio.content.models import Page, Site, StackTranslation
 
 LINKS = {
     "home": "pages:home",
@@ -87,6 +87,9 @@ def versions(request, every):
     elif name in ITEMS:
         translated = languages.published_translations().get((ITEMS[name], slug), {})
         has = lambda lang: lang.default or lang.code in translated  # noqa: E731
+    elif name == "stack":
+        stacks = set(StackTranslation.objects.values_list("language", flat=True))
+        has = lambda lang: lang.default or lang.code in stacks  # noqa: E731
     elif name == "tag":
         language_tags = all_language_tags()
         has = lambda lang: tag(slug) is not None if lang.default else slug in language_tags.get(lang.code, {})  # noqa: E731

@@ -14,7 +14,7 @@ from pages import cards, twins
 from pages.feeds import SiteFeed
 from pages.tags import _slug
 from portfolio.content import languages
-from portfolio.content.models import Article, Page, Site, Stack, Translation
+from portfolio.content.models import Article, Page, Site, Stack, StackTranslation, Translation
 
 from .views import LATEST_ARTICLES, ArticlePage, ProjectPage, StandalonePage
 
@@ -278,6 +278,20 @@ def tag_page(request, lang, slug):
     tag = language_tag(lang, slug)
     context = {"tag": tag, "items": tag.items, "page_number": 1, "page_count": 1}
     return render(request, "pages/tag.html", context)
+
+
+def stack(request, lang):
+    """/<lang>/stack, where stack.<lang>.yaml exists."""
+    language_or_404(lang)
+    shown = languages.translated_stack(lang)
+    if shown is None:
+        raise Http404("No stack profile in this language")
+    return render(request, "pages/stack.html", {"stack": shown})
+
+
+def stack_languages():
+    """django-distill's parameters: the languages with a stack.<lang>.yaml."""
+    yield from (code for code in language_codes() if StackTranslation.objects.filter(language=code).exists())
 
 
 def search(request, lang):

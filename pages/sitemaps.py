@@ -19,7 +19,7 @@ from pages import series, tags
 from pages.plain_text import xml_text
 from pages.views import later_article_pages, later_project_pages, page_numbers
 from portfolio.content import languages as site_languages
-from portfolio.content.models import Article, Page, Project, Site, Stack, Tagging
+from portfolio.content.models import Article, Page, Project, Site, Stack, StackTranslation, Tagging
 
 # The contact app owns the page; it is a human page all the same.
 CONTACT_PATH = "/contact"
@@ -111,10 +111,16 @@ class PageSitemap(BaseUrlSitemap):
     def every_language(self, name):
         return name in self.EVERY_LANGUAGE
 
+    def get_languages_for_item(self, item):
+        if item == "stack":
+            stacks = set(StackTranslation.objects.values_list("language", flat=True))
+            return [code for code in self.languages if code == self.languages[0] or code in stacks]
+        return super().get_languages_for_item(item)
+
     def location(self, name):
         if isinstance(name, Page):
             return super().location(name)
-        if self.language_prefix() and name in self.EVERY_LANGUAGE:
+        if self.language_prefix() and (name in self.EVERY_LANGUAGE or name == "stack"):
             return reverse(f"pages:lang-{name}", kwargs={"lang": get_language()})
         if isinstance(name, tuple):
             return reverse(f"pages:{name[0]}", kwargs={"page": int(name[1])})

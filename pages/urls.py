@@ -343,6 +343,7 @@ urlpatterns = [
                 languages.language_tag_slugs,
                 "{}/tags/{}/feed.xml",
             ),
+            ("<lang:lang>/stack", languages.stack, "stack", languages.stack_languages, "{}/stack.html"),
             (
                 "<lang:lang>/search",
                 languages.search,

@@ -36,6 +36,7 @@ from .models import (
     Site,
     Stack,
     StackModel,
+    StackTranslation,
     Tagging,
     Translation,
 )
@@ -107,6 +108,13 @@ def discover(content_dir, only=None):
             errors.append(ContentError(name, "file", problem))
         else:
             files[name] = str(path)
+    # Translations of stack.yaml (stack.<lang>.yaml), beside it.
+    for entry in sorted(os.scandir(content_dir), key=lambda entry: entry.name):
+        if rules.stack_translation_of(entry.name) and (only is None or entry.name in only):
+            if problem := entry_problem(Path(entry.path), content_dir, expected="a YAML file"):
+                errors.append(ContentError(entry.name, "file", problem))
+            else:
+                files[entry.name] = entry.path
     for collection in SCHEMAS:
         folder = content_dir / collection
         if not os.path.lexists(folder):
@@ -225,6 +233,8 @@ def parse_file(rel, path, stored_hash):
         return replace(found, content_hash=content_hash, fields=fields)
     if rel in SINGLETONS:
         fields, body = rules.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), None
+    elif rules.stack_translation_of(rel):
+        fields, body = rules.parse_yaml_file(raw, rel, rules.STACK_TRANSLATION), None
     elif rules.translation_of(rel):
         fields, body = rules.parse_markdown_file(raw, rel, rules.TRANSLATIONS[rel.split("/")[0]])
     else:
@@ -362,6 +372,11 @@ def stored_files(only=None):
         translations = translations.filter(source_path__in=list(only))
     for rel, *state in translations.values_list("source_path", *STATE):
         stored[rel] = tuple(state)
+    stacks = StackTranslation.objects.all()
+    if only is not None:
+        stacks = stacks.filter(source_path__in=list(only))
+    for rel, *state in stacks.values_list("source_path", *STATE):
+        stored[rel] = tuple(state)
     for name, (model, _) in SINGLETONS.items():
         for state in model.objects.values_list(*STATE) if only is None or name in only else ():
             stored[name] = tuple(state)
@@ -472,7 +487,10 @@ class Writer:
         Translation.objects.filter(
             source_path__in=[rel for rel in deleted if rules.translation_of(rel)]
         ).delete()
-        deleted = [rel for rel in deleted if not rules.translation_of(rel)]
+        StackTranslation.objects.filter(source_path__in=deleted).delete()
+        deleted = [
+            rel for rel in deleted if not rules.translation_of(rel) and not rules.stack_translation_of(rel)
+        ]
         self.rows = {collection: [] for collection in MODELS}
         self.scheduled = []  # ScheduledArticle rows of the articles in self.rows
         self.stats = []
@@ -486,6 +504,19 @@ class Writer:
             return
         if rules.translation_of(found.rel):
             self.translations.append(translation_row(found))
+            return
+        if language := rules.stack_translation_of(found.rel):
+            fields = found.fields
+            StackTranslation.objects.update_or_create(
+                language=language,
+                defaults={
+                    "current_focus": fields["currentFocus"],
+                    "last_updated": fields["lastUpdated"],
+                    "stack_models": fields["models"],
+                    "daily_drivers": fields["dailyDrivers"],
+                    **imported_state(found),
+                },
+            )
             return
         self.rows[collection].append(build_row(MODELS[collection], found))
         if found.fields.get("scheduled"):
@@ -638,6 +669,10 @@ def translation_problems():
         if slug not in originals[kind]:
             message = f"a translation into {language} of {kind}/{slug}.md, which does not exist"
             problems.append(ContentError(rel, "original", message))
+    for rel, language in StackTranslation.objects.values_list("source_path", "language"):
+        if language not in others:
+            message = f"{language} is not one of site.yaml's languages other than the default"
+            problems.append(ContentError(rel, "language", message))
     return problems + aliases.translation_alias_problems(originals)
 
 
@@ -645,6 +680,8 @@ def rows_of(rel):
     """The rows imported from the file `rel`."""
     if rules.translation_of(rel):
         return Translation.objects.filter(source_path=rel)
+    if rules.stack_translation_of(rel):
+        return StackTranslation.objects.filter(source_path=rel)
     if rel in SINGLETONS:
         return SINGLETONS[rel][0].objects.all()
     return MODELS[rel.split("/")[0]].objects.filter(slug=slug_of(rel))

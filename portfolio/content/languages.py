@@ -8,12 +8,13 @@ import contextvars
 import copy
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 from django.conf import settings
 from django.utils.text import capfirst
 from django.utils.translation import get_language_info
 
-from .models import Article, Page, Project, Site, Translation
+from .models import Article, Page, Project, Site, Stack, StackTranslation, Translation
 
 # Written right to left: <html dir="rtl">.
 RIGHT_TO_LEFT = {"ar", "fa", "he", "ur"}
@@ -145,6 +146,34 @@ def translated_items(kind, code, queryset=None):
         items.sort(key=lambda item: item.slug)
         items.sort(key=lambda item: item.date, reverse=True)
     return items
+
+
+class Listed(list):
+    """A list that answers `.all()`, as the stack's related managers do in its template."""
+
+    def all(self):
+        return self
+
+
+def translated_stack(code):
+    """The stack profile as stack.<code>.yaml shows it, or None without one: its `models` and
+    `daily_drivers` are lists (answering `.all()`)."""
+    translation = StackTranslation.objects.filter(language=code).first()
+    original = Stack.objects.prefetch_related("models", "daily_drivers").first()
+    if translation is None or original is None:
+        return None
+    shown = SimpleNamespace(
+        current_focus=translation.current_focus or original.current_focus,
+        last_updated=translation.last_updated or original.last_updated,
+    )
+    own = {"models": translation.stack_models, "daily_drivers": translation.daily_drivers}
+    for name, items in own.items():
+        if items is None:
+            items = list(getattr(original, name).all())
+        else:
+            items = [SimpleNamespace(**{"url": "", **item}) for item in items]
+        setattr(shown, name, Listed(items))
+    return shown
 
 
 def catalog_missing(code):

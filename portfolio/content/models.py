@@ -504,6 +504,25 @@ class Stack(Imported):
         return reverse("pages:stack")
 
 
+class StackTranslation(Imported):
+    """The stack profile in another of the site's languages (`stack.<lang>.yaml`), at /<lang>/stack:
+    what it writes (its current focus, date, models, daily drivers: each list whole), the rest from
+    stack.yaml (portfolio.content.languages.translated_stack)."""
+
+    language = models.CharField(max_length=20, unique=True)
+    current_focus = models.TextField(blank=True)
+    last_updated = models.DateField(null=True, blank=True)
+    stack_models = models.JSONField(null=True, blank=True, help_text="Its models, or stack.yaml's.")
+    daily_drivers = models.JSONField(null=True, blank=True, help_text="Its daily drivers, or stack.yaml's.")
+
+    class Meta:
+        ordering = ["language"]
+        verbose_name = "stack profile translation"
+
+    def __str__(self):
+        return f"Stack profile ({self.language})"
+
+
 class StackModel(models.Model):
     class Type(models.TextChoices):
         SUBSCRIPTION = "subscription"

@@ -675,8 +675,16 @@ TRANSLATION_NAME_RE = re.compile(r"(?P<slug>[a-z0-9]+(?:[-_][a-z0-9]+)*)\.(?P<la
 
 def translation_of(rel):
     """(original slug, language) of a translation's file (`articles/<slug>.<lang>.md`), or None."""
+    if "/" not in rel:
+        return None
     found = TRANSLATION_NAME_RE.fullmatch(rel.split("/", 1)[-1])
     return (found["slug"], found["lang"]) if found else None
+
+
+def stack_translation_of(rel):
+    """The language of a translation of stack.yaml (`stack.<lang>.yaml`), or None."""
+    found = STACK_TRANSLATION_NAME_RE.fullmatch(rel)
+    return found["lang"] if found else None
 
 
 def language_code(value):
@@ -713,6 +721,15 @@ STACK = {
     "models": Field(records(STACK_MODEL)),
     "dailyDrivers": Field(records(DAILY_DRIVER)),
 }
+
+# A translation of stack.yaml (`stack.<lang>.yaml`): any of its fields, each list whole.
+STACK_TRANSLATION = {
+    "lastUpdated": Field(date, required=False, default=None),
+    "currentFocus": Field(string, required=False, default=""),
+    "models": Field(records(STACK_MODEL), required=False, default=None),
+    "dailyDrivers": Field(records(DAILY_DRIVER), required=False, default=None),
+}
+STACK_TRANSLATION_NAME_RE = re.compile(r"stack\.(?P<lang>[^./]+)\.yaml")
 
 SITE_LINK = {
     "name": Field(text),

@@ -26,7 +26,17 @@ from pages.feeds import SiteFeed
 from pages.twins import llms_full_parts
 from portfolio.content import aliases, importer
 from portfolio.content.languages import item_address, other_language, published_translations
-from portfolio.content.models import Article, MediaFile, Page, Project, Site, Stack, Tagging, Translation
+from portfolio.content.models import (
+    Article,
+    MediaFile,
+    Page,
+    Project,
+    Site,
+    Stack,
+    StackTranslation,
+    Tagging,
+    Translation,
+)
 from portfolio.reversing import slug_reverser
 from portfolio.shows import Shows
 
@@ -159,6 +169,8 @@ class Keys:
         translations = sorted(
             (*key, sorted(found.items())) for key, found in published_translations().items()
         )
+        if stacks := sorted(StackTranslation.objects.values_list("language", "content_hash")):
+            translations.append(("stack", stacks))
         self.site = hash_of(self.code, site, nav, *([translations] if translations else []))
         # An item's page, JSON and twin show the item and the site; an article's page also links
         # to the articles before and after it in the list, by title. Made here in one pass (30,000

@@ -73,7 +73,15 @@ description: "Who I am."
 A page.
 """
 
+STACK_FR = """currentFocus: "Tout tester"
+models:
+  - name: "Hébergé"
+    type: subscription
+    description: "Un modèle hébergé"
+"""
+
 FILES = {
+    "stack.fr.yaml": STACK_FR,
     "articles/first-post.fr.md": FR_FIRST,
     "articles/first-post.fa.md": FA_FIRST,
     "articles/first-post.ja.md": JA_FIRST,

@@ -35,6 +35,7 @@ def test_the_build_writes_every_language_and_verifies_it(multilingual_site):
         "fr/tags/introduction/feed.xml",
         "fr/404.html",
         "fa/404.html",
+        "fr/stack.html",
         "404.html",
     ]:
         assert (out / rel).is_file(), rel
@@ -42,6 +43,7 @@ def test_the_build_writes_every_language_and_verifies_it(multilingual_site):
     assert '<html lang="fa" dir="rtl">' in fa
     assert '<html lang="en">' in (out / "articles/first-post.html").read_text()
     assert '<html lang="fr">' in (out / "fr/404.html").read_text()
+    assert not (out / "ja/stack.html").exists()  # no stack.ja.yaml
     # A translation's aliases move under its language's prefix, on the hosts too.
     redirects = (out / "_redirects").read_text()
     assert "/fr/articles/ancien-premier /fr/articles/first-post 301" in redirects

@@ -271,3 +271,17 @@ def test_a_translations_alias_that_is_an_items_slug_is_an_error(multilingual):
         "articles/first-post.ja.md: aliases: 'same-day' is the slug of articles/same-day.md" in p
         for p in found
     )
+
+
+def test_a_stack_translation_has_its_page_and_the_others_have_none(multilingual, client):
+    page = client.get("/fr/stack").content.decode()
+    assert "Tout tester" in page and "Un modèle hébergé" in page
+    assert "Editor" in page  # its daily drivers are stack.yaml's
+    assert client.get("/ja/stack").status_code == 404
+    assert [code for code, _ in alternates(client.get("/stack"))] == ["en", "fr", "x-default"]
+    assert f"<loc>{BASE}/fr/stack</loc>" in client.get("/sitemap-pages.xml").content.decode()
+
+
+def test_a_stack_translation_in_a_language_not_listed_is_an_error(multilingual):
+    (multilingual / "stack.de.yaml").write_text('currentFocus: "Alles"\n')
+    assert any(p.startswith("stack.de.yaml: language: de is not one of") for p in problems(multilingual))
