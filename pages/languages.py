@@ -23,7 +23,7 @@ class LanguageConverter:
     """`<lang:lang>`: a language's code as site.yaml writes it (`fr`, `zh-hans`). Whether the site
     has it is the view's question (the languages are content, the routes are code)."""
 
-    regex = r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?"
+    regex = r"[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,2}"
 
     def to_python(self, value):
         return value

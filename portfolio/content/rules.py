@@ -668,8 +668,8 @@ TRANSLATIONS = {
 
 # A language's code: `fr`, `fa`, `zh-hans` (BCP 47's language and an optional subtag, lowercase,
 # as Django names its languages and as a translation's file name carries it).
-LANGUAGE_RE = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?")
-LANGUAGE_RULE = "a language code such as fr, fa or zh-hans (lowercase)"
+LANGUAGE_RE = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,2}")
+LANGUAGE_RULE = "a language code such as fr, fa, zh-hans or zh-hant-tw (lowercase)"
 TRANSLATION_NAME_RE = re.compile(r"(?P<slug>[a-z0-9]+(?:[-_][a-z0-9]+)*)\.(?P<lang>[^./]+)\.md")
 
 
