@@ -207,3 +207,26 @@ def test_an_existing_folder_is_added_to(tmp_path):
     hosts = yaml.safe_load(site)["imageHosts"]
     assert hosts == [*yaml.safe_load(site_before)["imageHosts"], "res.cloudinary.com"]
     assert "stack.yaml" not in report  # it has one
+
+
+@pytest.mark.django_db
+def test_astro_i18n_folders_come_in_as_translations(tmp_path, settings):
+    report, files = move("astro", SITES / "astro-i18n", tmp_path / "dest")
+    assert sorted(name for name in files if name.startswith("articles/")) == [
+        "articles/first-steps.fr.md", "articles/first-steps.ja.md", "articles/first-steps.md",
+    ]  # fmt: skip
+    assert "converted  src/content/blog/fr/first-steps.md -> articles/first-steps.fr.md" in report
+    assert (
+        "skipped    src/content/blog/fr/only-in-french.md: a translation (fr) of no moved post or page: "
+        "move it by hand" in report
+    )
+    assert '  - "/blog/first-steps/"' in files["articles/first-steps.md"].decode()  # the default's
+    french = files["articles/first-steps.fr.md"].decode()
+    assert french.startswith('---\ntitle: "Premiers pas"\ndescription: "Là où le carnet commence."\n')
+    assert '  - "/fr/blog/first-steps/"' in french  # its old address, under its locale
+    assert "date: 2024-08-26" in files["articles/first-steps.ja.md"].decode()
+    assert (
+        files["site.yaml"].decode().endswith('languages:\n  - code: "en"\n  - code: "fr"\n  - code: "ja"\n')
+    )
+    import_content(tmp_path / "dest", workers=1)  # it imports as it is
+    assert Article.objects.count() == 1
