@@ -6,6 +6,7 @@ function here then answers as if nothing were translated, so no page changes."""
 
 import contextvars
 import copy
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -109,6 +110,8 @@ def translated(original, translation):
             setattr(item, field, value)
     if translation.body_html:
         item.contents = translation.contents
+    if getattr(item, "body_html", ""):
+        item.body_html = localized_links(item.body_html, translation.language)
     if translation.date:
         item.date = translation.date
     if translation.tags is not None and hasattr(item, "tags"):
@@ -120,6 +123,26 @@ def translated(original, translation):
         item.__dict__.pop(f"{side}_slug", None)
         item.__dict__.pop(f"{side}_address", None)
     return item
+
+
+# A link of a rendered body to an item of the site (body_links.py writes them as its address).
+ITEM_LINK = re.compile(
+    r'href="/(?:(?P<kind>articles|projects)/)?(?P<slug>[a-z0-9]+(?:[-_][a-z0-9]+)*)(?P<rest>[#?][^"]*)?"'
+)
+
+
+def localized_links(html, code):
+    """A translation's body with its links to items that are translated into `code` leading to
+    their translation (/fr/articles/<slug>), the others to the original."""
+    translated = published_translations()
+
+    def link(match):
+        kind = match["kind"] or "pages"
+        if code not in translated.get((kind, match["slug"]), {}):
+            return match[0]
+        return f'href="{item_address(kind, match["slug"], code)}{match["rest"] or ""}"'
+
+    return ITEM_LINK.sub(link, html)
 
 
 def item_address(kind, slug, code):

@@ -19,7 +19,7 @@ aliases: [ancien-premier, "/fr/posts/premier/"]
 description: "Le premier, en français."
 tags: [introduction, méta]
 ---
-Le corps en **français**.
+Le corps en **français**. Voir [le projet](../projects/alpha-one.md) et [un autre](same-day.md).
 """
 FA_FIRST = """---
 title: "نخستین نوشته"

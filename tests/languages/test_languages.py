@@ -69,9 +69,11 @@ def test_a_translation_without_its_original_is_an_error_naming_the_missing_origi
 
 
 def test_deleting_an_original_fails_while_its_translation_remains(multilingual):
-    (multilingual / "projects/alpha-one.md").unlink()
+    (multilingual / "pages/about.md").unlink()
     found = problems(multilingual)
-    assert any("projects/alpha-one.fr.md" in p and "does not exist" in p for p in found)
+    assert any(
+        "pages/about.fr.md: original" in p and "pages/about.md, which does not exist" in p for p in found
+    )
 
 
 def test_a_translation_in_the_default_language_is_an_error(multilingual):
@@ -112,6 +114,9 @@ def test_a_translation_shows_what_it_writes_and_the_rest_from_its_original(multi
     page = client.get("/fr/articles/first-post").content.decode()
     assert "<h1>Premier article</h1>" in page
     assert "Le corps en <strong>français</strong>." in page
+    # Its links lead to the translations where there are some (same-day's French one is a draft).
+    assert '<a href="/fr/projects/alpha-one">le projet</a>' in page
+    assert '<a href="/articles/same-day">un autre</a>' in page
     assert 'href="/fr/tags/introduction"' in page  # its own tags, that language's tag pages
     assert "2025-01-10" in page  # its original's date
     project = client.get("/fr/projects/alpha-one").content.decode()
@@ -154,7 +159,8 @@ def test_a_draft_translation_leaks_nowhere(multilingual, client):
     original = client.get("/articles/same-day").content.decode()
     assert "/fr/articles/same-day" not in original
     assert "Brouillon" not in client.get("/fr/articles").content.decode()
-    assert "same-day" not in client.get("/fr/feed.xml").content.decode()
+    feed = client.get("/fr/feed.xml").content.decode()
+    assert "/fr/articles/same-day" not in feed and "Brouillon" not in feed
     sitemap = client.get("/sitemap-articles.xml").content.decode()
     assert "/fr/articles/same-day" not in sitemap and "/fr/articles/crlf-post" not in sitemap
 
