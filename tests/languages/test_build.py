@@ -110,3 +110,21 @@ def test_search_indexes_each_language_and_answers_in_it(multilingual_site):
     assert {"en", "fr", "fa", "ja"} <= set(entry["languages"])  # by each page's <html lang>
     search = (multilingual_site / "fr/search.html").read_text()
     assert '<html lang="fr">' in search and 'action="/fr/search"' in search
+
+
+def test_the_preview_answers_each_languages_404_and_moves_its_aliases(multilingual_site, tmp_path):
+    import sys
+
+    from tests.server import fetch, server_process
+
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'preview.sqlite3'}", "DEBUG": "", "SITE_URL": ""}
+    args = [sys.executable, "manage.py", "preview", str(multilingual_site), "--port", "{port}"]
+    with server_process(args, env) as base:
+        status, _, body = fetch(base + "/fr/nowhere")
+        assert status == 404 and b'<html lang="fr">' in body  # the nearest 404.html: fr/404.html
+        status, _, body = fetch(base + "/nowhere")
+        assert status == 404 and b'<html lang="en">' in body
+        status, headers, _ = fetch(base + "/fr/articles/ancien-premier")
+        assert (status, headers.get("Location")) == (301, "/fr/articles/first-post")
+        status, _, body = fetch(base + "/fa/articles/first-post")
+        assert status == 200 and b'dir="rtl"' in body
