@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: install install-site install-contact system-deps host-tools serve test build preview bench lint format
+.PHONY: install install-site install-contact system-deps host-tools serve test build preview bench lint format messages
 
 # Layers: what the site needs (serve, build, preview), the production contact service's
 # (gunicorn, PostgreSQL, Redis) on top, and the test toolchain on top of both (test, lint, bench),
@@ -72,6 +72,12 @@ bench: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# The catalogs of the site's words (docs/languages.md): every locale/*/LC_MESSAGES/django.po
+# updated from the templates and the code, then compiled into its django.mo (GNU gettext's
+# msgfmt). Only after changing a word: the .po and .mo files are committed, a build needs neither.
+messages: install-site
+	$(PY) tools/messages.py
 
 format: install
 	$(VENV)/bin/ruff check --fix .

@@ -27,8 +27,8 @@ from .models import ContactMessage
 
 logger = logging.getLogger(__name__)
 
-# Ids waiting for the thread, at most (each a message's two sends: with a hung mail server and a
-# hung receiver, 13 s each). Past it a message is left owed for send_contact_notifications.
+# Ids waiting for the thread, at most (each a message's two sends, each up to its timeout). Past
+# it a message is left owed for send_contact_notifications.
 QUEUE_SIZE = 100
 
 _lock = threading.Lock()

@@ -2,6 +2,7 @@ import unicodedata
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 # The honeypot's name: a field people never see and bots happily fill in.
 HONEYPOT = "website"
@@ -16,7 +17,7 @@ def validate_storable(value):
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise ValidationError("Contains characters that are not valid Unicode.") from None
+        raise ValidationError(gettext("Contains characters that are not valid Unicode.")) from None
 
 
 def validate_one_line(value):
@@ -24,7 +25,7 @@ def validate_one_line(value):
     Reply-To header, and a vertical tab or U+2028 inside a quoted local part (which the email
     validator allows) would break that header into two."""
     if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in value):
-        raise ValidationError("Must not contain control characters or line breaks.")
+        raise ValidationError(gettext("Must not contain control characters or line breaks."))
 
 
 class ContactForm(forms.Form):

@@ -8,6 +8,8 @@ from urllib.parse import parse_qsl
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 
 from . import challenge, client_address, dedupe, delivery, hosting, ratelimit
@@ -29,7 +31,7 @@ def contact_page(request):
         request,
         "contact/contact.html",
         {
-            "form_action": hosting.form_action(),
+            "form_action": hosting.form_action() + language_query(),
             "challenge_url": hosting.challenge_url(),
             "honeypot": HONEYPOT,
         },
@@ -53,7 +55,26 @@ class ContactError(Exception):
 
 
 # The answer to an unexpected failure (logged): the same shape, status 500.
-SERVER_ERROR = (500, "server_error", "Something went wrong on our side; please try again later.")
+SERVER_ERROR = (
+    500,
+    "server_error",
+    gettext_lazy("Something went wrong on our side; please try again later."),
+)
+
+
+def language_query():
+    """`?lang=<code>` for a form page in another language than the default (none in English): the
+    service answers a post in the language of the page that sent it (requested_language)."""
+    language = translation.get_language()
+    return "" if language in (None, settings.LANGUAGE_CODE) else f"?lang={language}"
+
+
+def requested_language(request):
+    """The language of the page that posted (`?lang=`), one of settings.LANGUAGES; else the
+    default. The messages a person reads (the fields' errors, the rate limit, the error page) are
+    in it; the protocol's, for programs, stay English."""
+    language = request.GET.get("lang")
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 @csrf_exempt
@@ -67,16 +88,17 @@ def contact_post(request):
     the origin allowlist instead: a browser's POST carries an Origin (or Referer) it cannot lie
     about, and anything not from the site's own origins gets 403 before the body is read.
     """
-    wants_html = prefers_html(request)
-    origin = None
-    try:
-        origin = allowed_request_origin(request)
-        return answer(request, origin, wants_html)
-    except ContactError as error:
-        return failure(request, error, origin, wants_html)
-    except Exception:
-        logger.exception("Contact request failed")
-        return failure(request, ContactError(*SERVER_ERROR), origin, wants_html)
+    with translation.override(requested_language(request)):
+        wants_html = prefers_html(request)
+        origin = None
+        try:
+            origin = allowed_request_origin(request)
+            return answer(request, origin, wants_html)
+        except ContactError as error:
+            return failure(request, error, origin, wants_html)
+        except Exception:
+            logger.exception("Contact request failed")
+            return failure(request, ContactError(*SERVER_ERROR), origin, wants_html)
 
 
 @csrf_exempt
@@ -110,7 +132,7 @@ def limit(request, scope="contact-rate"):
         raise ContactError(
             429,
             "rate_limited",
-            f"Too many messages; try again in {retry_after} seconds.",
+            gettext("Too many messages; try again in %(seconds)s seconds.") % {"seconds": retry_after},
             headers={"Retry-After": str(retry_after)},
         )
     return client
@@ -132,7 +154,9 @@ def answer(request, origin, wants_html):
         raise ContactError(405, "method_not_allowed", "Use POST.", headers={"Allow": ALLOWED_METHODS})
     if origin is None:
         # Nothing is read, counted or stored for a page that is not ours.
-        raise ContactError(403, "origin_not_allowed", "This form only accepts posts from its own site.")
+        raise ContactError(
+            403, "origin_not_allowed", gettext("This form only accepts posts from its own site.")
+        )
     client = limit(request)
     data = read_fields(request)
     form = ContactForm(data)
@@ -143,7 +167,7 @@ def answer(request, origin, wants_html):
             logger.info("Contact honeypot filled from %s with invalid fields: dropped", origin)
             return success(origin, wants_html)
         fields = {name: [str(error) for error in errors] for name, errors in form.errors.items()}
-        raise ContactError(400, "invalid", "Some fields need attention.", fields=fields)
+        raise ContactError(400, "invalid", gettext("Some fields need attention."), fields=fields)
 
     # A filled honeypot, or no valid proof of work: stored as spam and answered as a success (a bot
     # learns nothing), never notified; the owner reviews it in the admin.
@@ -213,9 +237,9 @@ def read_fields(request):
         for name in ("name", "email", "message", HONEYPOT):
             value = data.get(name)
             if value is not None and not isinstance(value, str):
-                fields[name] = ["Must be a string."]
+                fields[name] = [gettext("Must be a string.")]
         if fields:
-            raise ContactError(400, "invalid", "Some fields need attention.", fields=fields)
+            raise ContactError(400, "invalid", gettext("Some fields need attention."), fields=fields)
         return {name: value for name, value in data.items() if isinstance(value, str)}
 
     try:
@@ -288,7 +312,12 @@ def failure(request, error, origin, wants_html):
 
 
 def json_failure(error):
-    shape = {"status": error.status, "code": error.code, "message": error.message, "fields": error.fields}
+    shape = {
+        "status": error.status,
+        "code": error.code,
+        "message": str(error.message),
+        "fields": error.fields,
+    }
     return JsonResponse({"ok": False, "error": shape}, status=error.status)
 
 

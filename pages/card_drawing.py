@@ -23,6 +23,7 @@ from pathlib import Path
 
 import manimgx_fonts
 import manimgx_fonts_cjk
+from django.utils import formats, translation
 from fontTools.ttLib import TTCollection, TTFont
 from PIL import Image, ImageColor, ImageDraw, ImageFont, features
 
@@ -174,9 +175,12 @@ def palette():
     return image
 
 
-def dated(day):
-    """An article's date as its page shows it and its card draws it: 5 May 2026."""
-    return f"{day.day} {day:%B %Y}"
+def dated(day, language=None):
+    """An article's date as its page shows it and its card draws it, in `language` (by default
+    the active one): 5 May 2026, 5 mai 2026, 2026年5月5日 (Django's DATE_FORMAT, settings'
+    FORMAT_MODULE_PATH for English)."""
+    with translation.override(language or translation.get_language()):
+        return formats.date_format(day, "DATE_FORMAT")
 
 
 def render(title, site_name, dated=""):

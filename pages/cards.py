@@ -12,6 +12,7 @@ from pathlib import Path
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.utils.translation import get_language, gettext
 from django.views import View
 
 from portfolio.batch import Batched
@@ -115,7 +116,7 @@ class ProjectCard(Batched, Card):
         return Project.objects.only("slug", "title", "image")
 
     def line(self, item):
-        return "Project"
+        return gettext("Project")
 
 
 class ArticleCard(Batched, Card):
@@ -124,4 +125,4 @@ class ArticleCard(Batched, Card):
         return articles.only("slug", "title", "image", "date")
 
     def line(self, item):
-        return card_drawing.dated(item.date)
+        return card_drawing.dated(item.date, get_language())

@@ -4,6 +4,7 @@ from functools import cache
 from django.conf import settings
 from django.db import DatabaseError
 from django.urls import reverse
+from django.utils import translation
 
 from portfolio.content import languages
 from portfolio.content.models import Page, Site, StackTranslation
@@ -117,7 +118,11 @@ def page_languages(request):
         every = languages.languages()
     except DatabaseError:  # the contact service: no content
         every = [languages.Language(settings.LANGUAGE_CODE, settings.LANGUAGE_CODE, default=True)]
-    current = getattr(request, "page_language", None) or every[0]
+    current = getattr(request, "page_language", None)
+    if current is None and len(every) < 2 and not languages.declared():
+        code = translation.get_language() or settings.LANGUAGE_CODE  # one language: the active one
+        current = languages.Language(code, code, default=True)
+    current = current or every[0]
     context = {"page_language": current}
     if len(every) < 2:
         return context

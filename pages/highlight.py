@@ -1,4 +1,5 @@
-"""The stylesheet for code blocks (markdown's codehilite, css_class "highlight"), light and dark.
+"""The stylesheet for code blocks (the Pygments spans of portfolio/content/code_blocks.py, in
+`.highlight`), light and dark.
 
 pages/static/pages/highlight.css is this module's output, committed; regenerate it with
     python -m pages.highlight > pages/static/pages/highlight.css

@@ -98,9 +98,10 @@ class SecurityHeadersMiddleware:
 
 class LanguageMiddleware:
     """Each page in its language: the route's `<lang>` under /<lang>/ (pages/languages.py), the
-    site's default language (site.yaml's first, else LANGUAGE_CODE) everywhere else. Activated for
-    the view and its template (Django's translation and pages.context_processors.languages read
-    it), and put back after the response, as translation.override() does."""
+    site's default language (site.yaml's first) everywhere else. Activated for the view and its
+    template (Django's translation and pages.context_processors.page_languages read it), and put
+    back after the response, as translation.override() does. A site.yaml without `languages`
+    activates nothing: its pages speak whatever language is active (none: LANGUAGE_CODE's)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -108,7 +109,8 @@ class LanguageMiddleware:
     def __call__(self, request):
         with translation.override(translation.get_language()):
             try:
-                translation.activate(languages.default_language().code)
+                if languages.declared():
+                    translation.activate(languages.default_language().code)
             except DatabaseError:  # no content imported (the contact service, the admin before it)
                 pass
             token = languages.page_prefix.set("")
@@ -122,6 +124,8 @@ class LanguageMiddleware:
         code = view_kwargs.get("lang") if match and (match.url_name or "").startswith("lang-") else None
         try:
             language = languages.other_language(code) if code else None
+            if language is None and not languages.declared():
+                return None  # one language: the active one
             language = language or languages.default_language()
         except DatabaseError:  # no content imported (the contact service): the settings' language
             return None

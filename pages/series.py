@@ -18,6 +18,7 @@ from itertools import groupby
 from typing import NamedTuple
 
 from django.urls import reverse
+from django.utils.translation import ngettext
 
 from portfolio.content.models import Article, SeriesPart, Site, Tagging
 from portfolio.reversing import reverse_slug
@@ -44,7 +45,9 @@ class Series(NamedTuple):
 
     @property
     def counted(self):
-        return f"{len(self.parts)} part{'' if len(self.parts) == 1 else 's'}"
+        """ "3 parts", in the active language."""
+        count = len(self.parts)
+        return ngettext("%(count)s part", "%(count)s parts", count) % {"count": count}
 
 
 def _series(rows):

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 
 from portfolio.content.languages import page_prefix
 from portfolio.content.models import Article, Project, Tagging
@@ -47,13 +48,13 @@ class Tag(NamedTuple):
 
     @property
     def counted(self):
-        """ "2 projects and 1 article": what the tag holds, in words."""
-        parts = [
-            f"{n} {kind if n == 1 else kind + 's'}"
-            for n, kind in ((self.projects, "project"), (self.articles, "article"))
-            if n
-        ]
-        return " and ".join(parts)
+        """ "2 projects and 1 article": what the tag holds, in words (in the active language)."""
+        n, m = self.projects, self.articles
+        projects = ngettext("%(count)s project", "%(count)s projects", n) % {"count": n}
+        articles = ngettext("%(count)s article", "%(count)s articles", m) % {"count": m}
+        if n and m:
+            return gettext("%(projects)s and %(articles)s") % {"projects": projects, "articles": articles}
+        return projects if n else articles if m else ""
 
     @property
     def address(self):

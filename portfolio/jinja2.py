@@ -8,11 +8,18 @@ The templates see what the DTL ones did: `static` (content-hashed names, pages.a
 (reverse, positional arguments: `url("pages:project", slug)`) as globals, and the filters below;
 `tag_address(tag)` gives a tag pill's link (pages.tags).
 `{% csrf_token %}` would be `{{ csrf_input }}` (the backend provides it, with `request`).
+
+The site's own words are translated with Jinja2's i18n extension over Django's gettext, in the
+active language (English when none is): `{{ _("Projects") }}`, `{{ _("Page %(number)s", number=n) }}`,
+`{{ ngettext("%(num)s item", "%(num)s items", n) }}` (newstyle: the values are escaped, the
+text is not, and a literal percent sign is written %%). The catalogs: locale/, docs/languages.md.
+`script_words(...)`: the scripts' words in the active language (below).
 """
 
 import datetime
 import functools
 import hashlib
+import json
 from pathlib import Path
 
 import django
@@ -23,7 +30,8 @@ from django.urls import reverse
 from django.utils.encoding import escape_uri_path
 from django.utils.text import capfirst
 from django.utils.timezone import template_localtime
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext
+from markupsafe import Markup
 
 from pages import assets
 from pages.plain_text import link_text, oneline
@@ -60,6 +68,26 @@ def _day(value, format_string, language):
     return defaultfilters.date(value, format_string)
 
 
+def script_words(*words):
+    """` data-words='{...}'`: the translations, in the active language, of the English `words` a
+    script says (pages/static/pages/*.js, contact.js read it with their English as the fallback);
+    nothing when none is translated, so an English page carries none. The words are msgids of
+    the catalogs (tools/messages.py finds them in these calls); a pair (singular, plural) is
+    given as its forms for 1 and for 2, keyed by the singular (a script says "1 result" or "2
+    results"; enough for the languages of settings.LANGUAGES, not for those with more forms)."""
+    translated = {}
+    for word in words:
+        if isinstance(word, tuple):
+            forms = [ngettext(*word, 1), ngettext(*word, 2)]
+            if all(forms) and forms != list(word):
+                translated[word[0]] = forms
+        elif (text := gettext(word)) and text != word:
+            translated[word] = text
+    if not translated:
+        return Markup("")
+    return Markup(" data-words='{}'").format(json.dumps(translated, ensure_ascii=False, sort_keys=True))
+
+
 def environment(**options):
     options.update(
         # HTML and XML are escaped; the plain-text surfaces (llms.txt, robots.txt) are not.
@@ -71,13 +99,16 @@ def environment(**options):
         undefined=jinja2.Undefined,
     )
     options.setdefault("bytecode_cache", bytecode_cache())
+    options["extensions"] = [*options.get("extensions", ()), "jinja2.ext.i18n"]
     env = jinja2.Environment(**options)
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)
     env.globals.update(
         static=static,
         url=url,
         social_image=social_image,
         structured_data=structured_data,
         tag_address=tag_address,
+        script_words=script_words,
     )
     # `uri`: a request's path as an address (percent-encoded, as a tag's in another script is).
     env.filters.update(

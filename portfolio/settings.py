@@ -208,10 +208,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
-# The site's own words in each of site.yaml's languages: catalogs in locale/ (pages in a
-# language without one show English labels). Which language a page is in, LanguageMiddleware says.
+# The site's own words (labels, headings, messages, dates) follow the active language through the
+# gettext catalogs of locale/ (docs/languages.md); none active: English, LANGUAGE_CODE.
 USE_I18N = True
+# The languages the site's words are translated into (locale/<code>/LC_MESSAGES/django.po).
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("de", "Deutsch"),
+    ("es", "Español"),
+    ("ja", "日本語"),
+    ("zh-hans", "简体中文"),
+    ("fa", "فارسی"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates as the pages have always shown them ("5 May 2026", "May 2026" on a card): the
+# other languages use Django's own formats ("5 mai 2026", "2026年5月5日").
+FORMAT_MODULE_PATH = ["portfolio.formats"]
 USE_TZ = True
 
 STATIC_URL = "/static/"

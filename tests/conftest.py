@@ -5,12 +5,26 @@ import os
 import pytest
 from django.conf import settings as django_settings
 from django.db import connection
+from hypothesis import settings as hypothesis_settings
 
 from portfolio.content.importer import import_content
 
-from .browser import chromium  # noqa: F401  (the browser tests' fixture)
+from .browser import browsers, chromium  # noqa: F401  (the browser tests' fixtures)
 from .content_builder import SITE_URL, write_content
 from .media_content import media_site, shared_cache  # noqa: F401  (the media tests' fixtures)
+from .scheduling import (  # noqa: F401  (the hooks that share the tests out between the workers)
+    pytest_collection_modifyitems,
+    pytest_configure_node,
+    pytest_unconfigure,
+    pytest_xdist_make_scheduler,
+)
+from .tools import in_ci
+
+# The fuzz test's examples (tests/content/test_fuzz.py): CI runs 400, a developer's run 100;
+# FUZZ_EXAMPLES=N runs N either way.
+FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES") or (400 if in_ci() else 100))
+hypothesis_settings.register_profile("suite", max_examples=FUZZ_EXAMPLES)
+hypothesis_settings.load_profile("suite")
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
 """Run a real `manage.py` server process on a free loopback port, for tests of what a writer or
 a deploy actually runs."""
 
+import itertools
 import os
+import random
 import shutil
 import signal
 import socket
@@ -11,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from pathlib import Path
 
 from django.conf import settings
 
@@ -34,10 +37,60 @@ def nginx_command(folder, server):
     return [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")]
 
 
+# The ports a test's server listens on. Asking the kernel for one (binding port 0) and closing
+# the socket before the server binds it is a race: the kernel may hand the same port to the other
+# xdist worker, or to any outgoing connection, in between. So each test process takes its ports
+# from a block of its own below the kernel's ephemeral range (which neither binding port 0 nor a
+# connection ever picks), in turn, skipping any port something already holds.
+PORTS_START = 10_000
+PORTS_PER_PROCESS = 2_000
+
+
+def _ephemeral_start():
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768
+
+
+def _port_block():
+    """This process's ports, in turn: an xdist worker's own block (gw0 the first); a run without
+    xdist the last block, from a random place in it, so that two such runs at once seldom meet."""
+    blocks = max(2, (_ephemeral_start() - PORTS_START) // PORTS_PER_PROCESS)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker:
+        block, offset = int(worker.removeprefix("gw")) % (blocks - 1), 0
+    else:
+        block, offset = blocks - 1, random.randrange(PORTS_PER_PROCESS)
+    ports = range(PORTS_START + block * PORTS_PER_PROCESS, PORTS_START + (block + 1) * PORTS_PER_PROCESS)
+    return itertools.cycle([*ports[offset:], *ports[:offset]])
+
+
+_ports = None
+
+
 def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A loopback port for a server this test starts: this process's next port that nothing
+    holds (see PORTS_START)."""
+    global _ports
+    if _ports is None:
+        _ports = _port_block()
+    for _ in range(PORTS_PER_PROCESS):
+        port = next(_ports)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))  # no SO_REUSEADDR: a port in TIME_WAIT is skipped too
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in this process's block of {PORTS_PER_PROCESS}")
+
+
+# How long `wrangler dev` and `wrangler pages dev` may take to answer before their start counts as
+# failed (and is tried once more: a cold first start of the Workers runtime has been seen to give
+# up). They answer in 2-4 s beside the other xdist worker's tests, the first start after `npm ci`
+# too, and in 7 s on a machine loaded three times over: a guard against a hang, not a wait.
+WRANGLER_START_GUARD = 30
 
 
 class _NoRedirects(urllib.request.HTTPRedirectHandler):

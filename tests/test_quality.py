@@ -1,5 +1,6 @@
 """Checks that keep the tree honest: migrations match the models, and ruff is clean."""
 
+import re
 import subprocess
 import sys
 
@@ -31,3 +32,28 @@ def test_commands_load_drf_spectacular_only_to_make_openapi_json():
         [sys.executable, "-c", code], cwd=settings.BASE_DIR, capture_output=True, text=True, check=True
     )
     assert result.stdout.split() == ["True", "False", "False"], result.stdout + result.stderr
+
+
+def test_architecture_names_every_module():
+    """docs/architecture.md's layout names each module of the code in its folder's row (each
+    app's apps.py and migrations aside), so a reader finds every module where it says."""
+    root = settings.BASE_DIR
+    rows = {}
+    for line in (root / "docs" / "architecture.md").read_text().splitlines():
+        if line.startswith("| `") and "/` |" in line:
+            rows[line.split("`")[1]] = line
+    unnamed = []
+    for folder in ["portfolio/", "portfolio/content/", "portfolio/movein/", "portfolio/export/",
+                   "portfolio/preview/", "pages/", "api/", "contact/"]:  # fmt: skip
+        for path in sorted((root / folder).rglob("*.py")):
+            rel = path.relative_to(root / folder).as_posix()
+            nested = any(
+                rel.startswith(other.removeprefix(folder))
+                for other in rows
+                if other != folder and other.startswith(folder)
+            )
+            if nested or path.name in ("__init__.py", "apps.py") or "migrations" in path.parts:
+                continue
+            if not re.search(rf"(?<![\w-]){re.escape(path.name)}", rows[folder]):
+                unnamed.append(f"{folder}{rel}")
+    assert unnamed == [], f"not in docs/architecture.md's layout: {unnamed}"

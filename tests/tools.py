@@ -5,9 +5,14 @@ import os
 import pytest
 
 
+def in_ci():
+    """Is this CI's run (CI=true, which .ci/run sets)?"""
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
 def missing_tool(message):
-    """Skip on a developer's machine; fail in CI (CI=true, which .ci/run's caller sets), where a
-    green run must mean that every test ran. `make test` installs every tool."""
-    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
+    """Skip on a developer's machine; fail in CI, where a green run must mean that every test
+    ran. `make test` installs every tool."""
+    if in_ci():
         pytest.fail(f"missing tool in CI: {message}", pytrace=False)
     pytest.skip(message)

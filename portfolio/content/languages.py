@@ -77,6 +77,14 @@ def languages(site=None):
     ]
 
 
+def declared():
+    """Does site.yaml list its languages? Without a list the site has one, whichever is active."""
+    try:
+        return bool(Site.load().languages)
+    except Site.DoesNotExist:
+        return False
+
+
 def default_language():
     return languages()[0]
 

@@ -12,12 +12,9 @@ folder's lock throughout; with nothing changed since the last build (the same in
 as that build left it), it says so and stops before importing.
 """
 
-import datetime
-import fcntl
 import logging
 import os
 import shutil
-import socket
 import sys
 import tempfile
 import time
@@ -33,6 +30,8 @@ from portfolio.content.importer import import_content
 from portfolio.content.languages import catalog_warnings
 from portfolio.content.models import Site
 from portfolio.content.schema import migrate
+from portfolio.interrupts import signals_held
+from portfolio.locks import folder_lock
 from portfolio.progress import Progress
 from portfolio.workers import shared_heap
 
@@ -160,7 +159,8 @@ def staged(state):
     try:
         yield
     finally:
-        shutil.rmtree(state.stage, ignore_errors=True)
+        with signals_held():  # a second Ctrl-C must not leave the folder half removed
+            shutil.rmtree(state.stage, ignore_errors=True)
 
 
 def temp_prefix(out_dir):
@@ -173,27 +173,14 @@ def build_lock(out_dir, wait=False, stderr=sys.stderr):
     build runs and naming who holds it. The kernel drops the lock when its process dies, however
     it dies, so a killed build never leaves a stale one. Another build of the same folder fails
     at once naming the holder, or waits for it with `wait`."""
-    with open(manifest.lock_path(out_dir), "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "another process"
-            if not wait:
-                raise BuildFailed(
-                    [f"{out_dir} is being built by {holder}; wait for it, or pass --wait"]
-                ) from None
-            stderr.write(f"waiting for {holder} to finish building {out_dir}\n")
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        started = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"PID {os.getpid()} on {socket.gethostname()}, started {started}\n")
-        handle.flush()
-        try:
-            yield
-        finally:
-            handle.truncate(0)
+
+    def busy(holder):
+        if not wait:
+            raise BuildFailed([f"{out_dir} is being built by {holder}; wait for it, or pass --wait"])
+        stderr.write(f"waiting for {holder} to finish building {out_dir}\n")
+
+    with folder_lock(manifest.lock_path(out_dir), busy):
+        yield
 
 
 def remove_leftovers(out_dir):

@@ -234,36 +234,15 @@ def markdown_link(form):
     return f'<{form}>; rel="alternate"; type="text/markdown"'
 
 
-def headers_for(path, rules=None, *, netlify=False):
-    """{lowercase name: [values]} of the `_headers` rules matching URL `path`, as Cloudflare
-    matches them (all rules apply in order; a splat `*` matches anything, a placeholder one
-    segment and fills the same placeholder in a value; `! Name` removes what earlier rules set).
-    `netlify`: as Netlify applies them, which neither fills a value's placeholders nor knows
-    `! Name` (docs/hosting.md says what that leaves)."""
-    found = {}
-    for pattern, headers in rules or header_rules():
-        match = _compile(pattern).fullmatch(path)
-        if match:
-            for header in headers:
-                if header.startswith("! "):
-                    if not netlify:
-                        found.pop(header[2:].lower(), None)
-                    continue
-                name, value = header.split(": ", 1)
-                for placeholder, filled in match.groupdict().items() if not netlify else ():
-                    value = value.replace(f":{placeholder}", filled)
-                found.setdefault(name.lower(), []).append(value)
-    return found
-
-
-def _compile(source):
-    # As Cloudflare's rules engine does: a placeholder matches one path segment's characters.
+def rule_pattern(source):
+    """A `_headers` or `_redirects` path pattern as Cloudflare's rules engine reads it: a
+    placeholder matches one path segment's characters, a splat anything."""
     pattern = re.sub(r":([A-Za-z]\w*)", r"(?P<\1>[^/]+)", re.escape(source).replace(r"\:", ":"))
     pattern = pattern.replace(re.escape("*"), ".*")  # a `_headers` splat matches anything
     return re.compile(f"^{pattern}$")
 
 
-_RULES = [(_compile(source), destination) for source, destination in REWRITES]
+_RULES = [(rule_pattern(source), destination) for source, destination in REWRITES]
 
 
 def rewrite(path):

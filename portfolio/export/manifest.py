@@ -16,8 +16,9 @@ from django.conf import settings
 
 VERSION = 3
 # Files whose bytes decide how every URL renders: a change to any of them renders every URL.
-CODE_DIRS = ["api", "pages", "contact", "portfolio", "templates"]
-CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".txt", ".xml", ".json", ".md"}  # .md: templates
+CODE_DIRS = ["api", "pages", "contact", "portfolio", "templates", "locale"]
+# .md: templates; .mo: the site's words, compiled (locale/)
+CODE_SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".txt", ".xml", ".json", ".md", ".mo"}
 
 
 def manifest_path(out_dir):

@@ -203,7 +203,7 @@ class Keys:
             shown = (shown_series.get(slug), [(other, *titles[other]) for other in related.get(slug, ())])
             self.memo[f"articles:{slug}"] = hash_of(own, around[i], around[i + 2], shown)
         # As text once, each row's and the whole list's (the same text as str() of the list):
-        # each hash would make it again from 10,000 rows (25 ms each time).
+        # each hash would make it again from every row.
         texts = {
             kind: [str(row[:-1]) for row in rows]
             for kind, rows in (("projects", projects), ("articles", articles))

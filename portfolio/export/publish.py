@@ -10,10 +10,9 @@ build renders them again.
 
 import ctypes
 import os
-import signal
-from contextlib import contextmanager
 
 from portfolio.content import schedule
+from portfolio.interrupts import signals_held
 
 from . import manifest, plan
 
@@ -44,17 +43,6 @@ def publish(state):
             "search": state.search_keys,
             "host_files": {path: state.rendered[path] for path in state.host_files},
         })  # fmt: skip
-
-
-@contextmanager
-def signals_held():
-    """Hold SIGINT and SIGTERM until the block is done: a build stopped half-way through putting
-    its files in place would leave a folder that is neither build."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def move_into(stage, out_dir, written, stale):

@@ -48,6 +48,8 @@ from pathlib import Path
 
 from pagefind.service import get_executable
 
+from portfolio.interrupts import signals_held
+
 from .placing import Output, link_or_copy, place, record
 from .plan import hash_of
 from .state import BuildFailed
@@ -160,7 +162,8 @@ def write_bundles(state, to_index, output):
                 ])  # fmt: skip
             place_bundle(state, bundle, written, output)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        with signals_held():  # a second Ctrl-C must not leave the folder half removed
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def run_pagefind(jobs, workers):

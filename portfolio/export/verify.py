@@ -53,7 +53,7 @@ ADDRESS = re.compile(rb"/articles/([a-z0-9_-]*)")
 SLUG_FIELD = re.compile(rb'"slug":"([a-z0-9_-]*)"')
 # A translation's address (/fr/articles/<slug>, /fr/<page>): a draft translation's must be nowhere.
 TRANSLATED_ADDRESS = re.compile(rb"(/[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,2}/(?:articles/|projects/)?[a-z0-9_-]*)")
-TITLE_FIELD = re.compile(rb'"title":("[^"\\]*(?:\\.[^"\\]*)*")')  # unrolled: 3x faster
+TITLE_FIELD = re.compile(rb'"title":("[^"\\]*(?:\\.[^"\\]*)*")')  # unrolled: no alternation per character
 SITEMAP_FILE = re.compile(r"sitemap[^/]*\.xml")
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
 # Where a redirect page (hosts.redirect_page) names its target: the canonical and plain links'

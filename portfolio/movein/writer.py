@@ -4,18 +4,16 @@ beside it, then renamed); in an existing one each file is replaced whole, and a 
 would not change is not touched."""
 
 import datetime
-import fcntl
 import json
 import os
 import re
 import shutil
-import signal
-import socket
 from contextlib import contextmanager
 
 import yaml
 
 from portfolio.content import rules
+from portfolio.locks import folder_lock
 
 from .frontmatter import LenientLoader
 
@@ -36,32 +34,12 @@ def move_lock(dest):
     naming who holds it (the kernel drops it when the process dies, however it dies). A second
     move into DEST raises MoveRunning at once: two would share one staging folder."""
     dest.parent.mkdir(parents=True, exist_ok=True)
-    with open(dest.parent / f".{dest.name}.moving-in.lock", "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "another process"
-            raise MoveRunning(f"another move into {dest} is running ({holder}); wait for it to end") from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"PID {os.getpid()} on {socket.gethostname()}\n")
-        handle.flush()
-        try:
-            yield
-        finally:
-            handle.truncate(0)
 
+    def busy(holder):
+        raise MoveRunning(f"another move into {dest} is running ({holder}); wait for it to end")
 
-@contextmanager
-def signals_held():
-    """Hold SIGINT and SIGTERM until the block is done: DEST half-written is neither the old
-    folder nor the moved one."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
+    with folder_lock(dest.parent / f".{dest.name}.moving-in.lock", busy):
         yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def site_files(dest, site, plan):

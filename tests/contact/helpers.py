@@ -5,8 +5,15 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import altcha
+import pytest
 
 from contact import delivery
+
+# The tests of the production service's processes and of what it must do in time (a hung Redis
+# waited for once, dribbling clients, a slow webhook receiver, a stale claim taken over): one
+# xdist unit (tests/scheduling.py), so that they run one after another and never beside each
+# other, and the PostgreSQL cluster they share is started once.
+SERVICE_TIMINGS = pytest.mark.xdist_group("contact-service-timings")
 
 SITE_ORIGIN = "https://portfolio.test"  # the origin of tests/content_builder.py's SITE_URL
 VALID = {"name": "Ada Lovelace", "email": "ada@example.com", "message": "Hello there.\nSecond line."}

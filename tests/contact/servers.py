@@ -21,17 +21,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
-from tests.server import nginx_command
+from tests.server import free_port, nginx_command
 from tests.tools import missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_for_port(port, process, timeout=15):

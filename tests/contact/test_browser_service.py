@@ -18,11 +18,12 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tests.browser import console_errors
 from tests.server import free_port, nginx_command, wait_for
 
+from .helpers import SERVICE_TIMINGS
 from .receiver import receiver
 from .servers import gunicorn, nginx, redis_server, stop
 from .test_service import Service, start_service
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, SERVICE_TIMINGS]
 
 SECRET = "the receiver's shared secret"
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from .helpers import SITE_ORIGIN, VALID, proven
+from .helpers import SERVICE_TIMINGS, SITE_ORIGIN, VALID, proven
 from .mail_server import mail_server
 from .receiver import receiver
 from .servers import (
@@ -36,6 +36,8 @@ from .servers import (
 from .test_service import Service, start_service
 
 HTTPS = {"X-Forwarded-Proto": "https"}  # what nginx says of a request it took over TLS
+
+pytestmark = SERVICE_TIMINGS
 
 
 @pytest.fixture(scope="module")

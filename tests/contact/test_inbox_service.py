@@ -14,11 +14,13 @@ from urllib.parse import urlencode
 
 import pytest
 
-from .helpers import BROWSER_ACCEPT, SITE_ORIGIN, VALID, signed_challenge, solve
+from .helpers import BROWSER_ACCEPT, SERVICE_TIMINGS, SITE_ORIGIN, VALID, signed_challenge, solve
 from .receiver import receiver
 from .servers import ROOT, eventually, gunicorn, nginx, redis_server
 from .servers import request as http_request
 from .test_service import FORM, PASSWORD, AdminLogin, Service, start_service
+
+pytestmark = SERVICE_TIMINGS
 
 SECRET = "the receiver's shared secret"
 RETRIED = "select count(*) from contact_contactmessage where name = 'Retried' and notified_at is not null"

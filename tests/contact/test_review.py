@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 
 from contact.models import ContactMessage
 
+from .helpers import SERVICE_TIMINGS
 from .receiver import receiver
 
 pytestmark = pytest.mark.django_db
@@ -89,6 +90,7 @@ def test_a_failing_notification_stays_owed_for_the_command(admin_client, setting
     assert len(mail.outbox) == 1
 
 
+@SERVICE_TIMINGS  # it times the admin's answer
 def test_marking_many_with_a_hung_receiver_answers_at_once(admin_client, settings):
     """40 messages marked not spam with a receiver that never answers held the admin's request
     to gunicorn's timeout (each post waited CONTACT_WEBHOOK_TIMEOUT): the action only queues."""

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from .helpers import BROWSER_ACCEPT, SITE_ORIGIN, VALID, proven
+from .helpers import BROWSER_ACCEPT, SERVICE_TIMINGS, SITE_ORIGIN, VALID, proven
 from .servers import (
     GUNICORN,
     ROOT,
@@ -43,6 +43,8 @@ from .servers import (
 
 IMPORT_SETTINGS = [sys.executable, "-c", "import django; django.setup()"]
 FORM = "application/x-www-form-urlencoded"
+
+pytestmark = SERVICE_TIMINGS
 
 
 @pytest.fixture(scope="module")

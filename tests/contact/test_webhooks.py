@@ -19,10 +19,10 @@ from django.core.management.base import CommandError
 from contact import delivery, webhooks
 from contact.models import ContactMessage
 
-from .helpers import VALID, numbered
+from .helpers import SERVICE_TIMINGS, VALID, numbered
 from .receiver import receiver
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), SERVICE_TIMINGS]
 
 SECRET = "a webhook secret only the receiver knows"
 

@@ -2,8 +2,6 @@
 sitemaps and llms.txt that stay well-formed, or fails with named errors and the database as it
 was. Hypothesis mutates the front matter and bodies of the standard test content."""
 
-import os
-
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -110,7 +108,7 @@ def mutations(draw):
 
 @pytest.mark.django_db
 @settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", 400)),
+    # max_examples: the profile's (tests/conftest.py), fewer on a developer's machine than in CI.
     deadline=None,  # the first import in a process renders with a cold cache
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     database=None,  # no example database left in the worktree

@@ -22,7 +22,7 @@ from portfolio.export.verify import Verifier
 from tests.contact.helpers import BROWSER_ACCEPT
 from tests.content.helpers import assert_named_error
 from tests.content_builder import SITE_URL, SITE_YAML, write_content
-from tests.server import fetch, free_port, manage_py_server, server_process
+from tests.server import WRANGLER_START_GUARD, fetch, free_port, manage_py_server, server_process
 from tests.tools import missing_tool
 
 from .conftest import start_nginx
@@ -303,7 +303,7 @@ def test_cloudflare_workers_with_the_project_config(agent_site, tmp_path, import
             "--port", "{port}", "--inspector-port", str(free_port())]  # fmt: skip
     for attempt in (1, 2):  # a cold first start of the Workers runtime has been seen to time out
         try:
-            with server_process(args, env, timeout=90, cwd=tmp_path) as base:
+            with server_process(args, env, timeout=WRANGLER_START_GUARD, cwd=tmp_path) as base:
                 check_negotiation(base, agent_site, FORMS + LATER_FORMS)
                 check_host(base, agent_site, json_404=True)
                 for name in ["_headers", "_redirects", "_redirects.nginx.conf", ".assetsignore"]:

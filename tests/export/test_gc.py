@@ -1,4 +1,4 @@
-"""`distill-local --gc` (portfolio/export/sweep.py): after a build, the caches lose what the site
+"""`distill-local --gc` (portfolio/caches.py): after a build, the caches lose what the site
 no longer uses (an edited file's old rendered body, a changed image's old variants, a renamed
 item's old card) and keep everything it does use, so a new database still builds from them."""
 

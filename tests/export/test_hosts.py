@@ -18,12 +18,12 @@ from portfolio.export.hosts import (
     REWRITES,
     content_security_policy,
     headers_file,
-    headers_for,
     rewrite,
     served_file,
 )
 from tests.content_builder import IMG_SRC, MOVED, NOT_MOVED, SITE_URL
-from tests.server import fetch, free_port, raw_get, wait_for
+from tests.header_rules import headers_for
+from tests.server import WRANGLER_START_GUARD, fetch, free_port, raw_get, wait_for
 from tests.tools import missing_tool
 
 from .conftest import start_nginx
@@ -149,7 +149,7 @@ def test_cloudflare_pages(hosted_site, background, imported):
             env=env, cwd=hosted_site.parent,
         )  # fmt: skip
         try:
-            wait_for(f"http://127.0.0.1:{port}/", process, timeout=90)
+            wait_for(f"http://127.0.0.1:{port}/", process, timeout=WRANGLER_START_GUARD)
             break
         except RuntimeError:
             if attempt == 2:

@@ -13,7 +13,7 @@ from django.conf import settings
 
 from tests.contact.helpers import BROWSER_ACCEPT, VALID
 from tests.content_builder import MOVED, NOT_MOVED, SITE_URL
-from tests.server import fetch, free_port, raw_get, server_process
+from tests.server import WRANGLER_START_GUARD, fetch, free_port, raw_get, server_process
 from tests.tools import missing_tool
 
 WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
@@ -77,7 +77,7 @@ def wrangler(site):
     for attempt in (1, 2):  # a cold first start of the Workers runtime has been seen to time out
         try:
             # wrangler keeps its state in .wrangler/ under the working folder: not in the checkout.
-            with server_process(args, env, timeout=90, cwd=site.parent) as base:
+            with server_process(args, env, timeout=WRANGLER_START_GUARD, cwd=site.parent) as base:
                 yield base
             return
         except RuntimeError:

@@ -168,7 +168,17 @@ def test_a_draft_translation_leaks_nowhere(multilingual, client):
 def test_the_other_languages_lists_say_so_when_empty(multilingual, client):
     response = client.get("/ja/projects")
     assert response.status_code == 200
-    assert "No projects yet." in response.content.decode()  # in Japanese once its catalog lands
+    assert "プロジェクトはまだありません。" in response.content.decode()  # "No projects yet.", its catalog's
+
+
+def test_each_languages_pages_speak_it_and_the_defaults_stay_english(multilingual, client):
+    """The site's words come from the language's catalog (locale/, docs/languages.md) on its
+    pages; the default language's pages keep English, whatever was active before."""
+    assert ">Projets<" in client.get("/fr/articles/first-post").content.decode()
+    assert "پروژه‌ها" in client.get("/fa/articles/first-post").content.decode()
+    assert "10 janvier 2025" in client.get("/fr/articles/first-post").content.decode()  # its date format
+    english = client.get("/articles/first-post").content.decode()
+    assert ">Projects<" in english and "10 January 2025" in english
 
 
 def test_a_language_not_listed_has_no_pages(multilingual, client):

@@ -64,6 +64,8 @@ def test_its_about_page_is_a_page(moved):
     about = files["pages/about.md"].decode()
     assert about.startswith('---\ntitle: "About')
     assert not any(path.startswith("articles/about") for path in files)
+    pages = sum(path.startswith("pages/") for path in files)
+    assert re.search(rf": \d+ posts and {pages} pages? converted \(", report), report
 
 
 def test_what_each_site_became(moved):

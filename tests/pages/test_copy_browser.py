@@ -10,7 +10,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from tests.browser import console_errors
+from tests.browser import browser_context, console_errors
 
 from .test_browser import prefer, site, viewport  # noqa: F401  (site: the live server fixture)
 
@@ -23,7 +23,8 @@ ARTICLE = "/articles/unicode-post"
 def grant_clipboard(driver, origin):
     """Let the page read the clipboard back (writing needs no permission after a click)."""
     permissions = ["clipboardReadWrite", "clipboardSanitizedWrite"]
-    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": permissions})
+    grant = {"origin": origin, "permissions": permissions, "browserContextId": browser_context(driver)}
+    driver.execute_cdp_cmd("Browser.grantPermissions", grant)
 
 
 def clipboard(driver):
@@ -47,7 +48,7 @@ def test_each_code_block_gets_a_button_that_copies_it(site, chromium, tmp_path):
     driver.get(site + ARTICLE)
     blocks = driver.find_elements(By.CSS_SELECTOR, ".prose pre")
     buttons = driver.find_elements(By.CSS_SELECTOR, ".prose button.copy-code")
-    assert len(blocks) == len(buttons) == 1
+    assert len(blocks) == len(buttons) == 2  # the python block, and the one with a file name
     button = buttons[0]
     assert button.tag_name == "button" and button.get_attribute("type") == "button"
     assert button.accessible_name == "Copy code" and button.text == "Copy"

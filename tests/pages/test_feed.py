@@ -163,6 +163,14 @@ def test_only_the_address_attributes_of_tags_become_absolute():
     )
 
 
+def test_an_address_no_browser_could_follow_is_left_as_written():
+    """urljoin refuses a bracketed host that is no IPv6 address (the fuzz test found `//[a]/`)."""
+    body = '<a href="//[a]/x">a</a><img src="http://[b/y" srcset="//[c]/z 2x, /w.png 1x">'
+    assert absolute_html(body, "https://example.com/articles/p") == (
+        '<a href="//[a]/x">a</a><img src="http://[b/y" srcset="//[c]/z 2x, https://example.com/w.png 1x">'
+    )
+
+
 HOSTILE_TAGS = ["<a href=x ", '<a title="', "<a x='", "<a =", '<img alt="a" src=', "<p ", "<a href=x>"]
 
 

@@ -10,6 +10,7 @@ from portfolio.content.importer import import_content
 from portfolio.content.rules import ContentInvalid
 from portfolio.export import hosts
 from tests.content_builder import SITE_YAML, write_content
+from tests.header_rules import headers_for
 
 GISCUS = (
     "comments:\n  giscus: {repo: owner/name, repoId: R_kgDOabc, category: Comments, "
@@ -78,10 +79,10 @@ def test_comments_in_the_hosts_files(imported):
     # Every matching rule's policy applies (both hosts): an article's page gets only the wide one,
     # every other page the site's too, so the narrower.
     for netlify in (False, True):
-        found = hosts.headers_for("/articles/first-post", netlify=netlify)["content-security-policy"]
+        found = headers_for("/articles/first-post", netlify=netlify)["content-security-policy"]
         assert len(found) == 1 and article in found[0]
         for path in OTHER_PATHS:
-            policies = hosts.headers_for(path, netlify=netlify)["content-security-policy"]
+            policies = headers_for(path, netlify=netlify)["content-security-policy"]
             assert any(article not in policy for policy in policies), (path, policies)
     nginx = hosts.nginx_redirects([])
     assert 'set $portfolio_csp "default-src' in nginx

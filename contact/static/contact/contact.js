@@ -10,9 +10,25 @@
   // misconfigured difficulty) is given up and the message sent unverified, for review.
   var SOLVE_LIMIT_MS = 60000;
 
+  // The page's words in its language (portfolio/jinja2.py script_words: data-words, by the English
+  // text; none on an English page): the English below is the fallback. %(name)s takes a value.
+  function words(element) {
+    try {
+      return JSON.parse((element && element.getAttribute("data-words")) || "{}");
+    } catch (error) {
+      return {};
+    }
+  }
+  function tr(table, text, values) {
+    return (table[text] || text).replace(/%\((\w+)\)s/g, function (whole, name) {
+      return values && name in values ? values[name] : whole;
+    });
+  }
+
   function start(form) {
     var button = form.querySelector("button[type=submit]");
     var status = form.querySelector("[data-status]");
+    var table = words(form);
 
     // The status line's text and look (site.css styles [data-state]): verifying, sending, sent or
     // error.
@@ -53,7 +69,7 @@
 
     function tooMany(response) {
       var wait = Math.ceil(Number(response.headers.get("Retry-After") || 60) / 60);
-      say("error", "Too many messages. Please try again in " + wait + " minute(s).");
+      say("error", tr(table, "Too many messages. Please try again in %(minutes)s minute(s).", { minutes: wait }));
     }
 
     // The proof of work: the solution (base64 JSON, the `altcha` field), or null when it could
@@ -116,13 +132,13 @@
       });
       button.disabled = true;
       form.setAttribute("aria-busy", "true");
-      say("verifying", "Verifying that a person is sending this…");
+      say("verifying", tr(table, "Verifying that a person is sending this…"));
       var proven = true;
       prove()
         .then(function (solution) {
           if (solution) data.altcha = solution;
           else proven = false;
-          say("sending", "Sending…");
+          say("sending", tr(table, "Sending…"));
           return fetch(form.action, {
             method: "POST",
             headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -141,9 +157,12 @@
                 say(
                   "sent",
                   proven
-                    ? "Thank you: your message was sent."
-                    : "Thank you: your message was sent. Your browser could not verify it, so it " +
-                        "waits for review and may be read later.",
+                    ? tr(table, "Thank you: your message was sent.")
+                    : tr(
+                        table,
+                        "Thank you: your message was sent. Your browser could not verify it, so it " +
+                          "waits for review and may be read later.",
+                      ),
                 );
                 return;
               }
@@ -152,13 +171,18 @@
               if (response.status === 429) {
                 tooMany(response);
               } else {
-                say("error", "Your message was not sent. " + (error.message || "Please try again later."));
+                say(
+                  "error",
+                  tr(table, "Your message was not sent. %(reason)s", {
+                    reason: error.message || tr(table, "Please try again later."),
+                  }),
+                );
               }
             });
         })
         .catch(function (failure) {
           if (failure instanceof Response) tooMany(failure);
-          else say("error", "Your message was not sent: the network failed. Please try again.");
+          else say("error", tr(table, "Your message was not sent: the network failed. Please try again."));
         })
         .then(function () {
           button.disabled = false;

@@ -6,6 +6,13 @@
   "use strict";
   var root = document.documentElement;
 
+  // giscus' language: the page's (<html lang>), in giscus' names (its zh-CN is Django's zh-hans).
+  var GISCUS_NAMES = { "zh-hans": "zh-CN", "zh-hant": "zh-TW" };
+  function language() {
+    var lang = (root.getAttribute("lang") || "en").toLowerCase();
+    return GISCUS_NAMES[lang] || lang;
+  }
+
   function theme() {
     var picked = root.getAttribute("data-theme");
     if (picked === "light" || picked === "dark") return picked;
@@ -31,7 +38,7 @@
         "data-emit-metadata": "0",
         "data-input-position": "bottom",
         "data-theme": theme(),
-        "data-lang": "en",
+        "data-lang": language(),
       };
       Object.keys(settings).forEach(function (name) {
         script.setAttribute(name, settings[name]);

@@ -5,6 +5,21 @@
   "use strict";
   var SHOWN_MS = 2000;
 
+  // The page's words in its language (portfolio/jinja2.py script_words: data-words, by the English
+  // text; none on an English page): the English below is the fallback. %(name)s takes a value.
+  function words(element) {
+    try {
+      return JSON.parse((element && element.getAttribute("data-words")) || "{}");
+    } catch (error) {
+      return {};
+    }
+  }
+  function tr(table, text, values) {
+    return (table[text] || text).replace(/%\((\w+)\)s/g, function (whole, name) {
+      return values && name in values ? values[name] : whole;
+    });
+  }
+
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
     // Plain http on another host than localhost: the older way, through a selected text area.
@@ -25,6 +40,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     var blocks = document.querySelectorAll(".prose pre");
     if (!blocks.length) return;
+    var table = words(document.body);
     var status = document.createElement("p");
     status.className = "visually-hidden";
     status.setAttribute("role", "status");
@@ -42,22 +58,27 @@
       var button = document.createElement("button");
       button.type = "button";
       button.className = "copy-code";
-      button.textContent = "Copy";
-      button.setAttribute("aria-label", "Copy code");
+      button.textContent = tr(table, "Copy");
+      button.setAttribute("aria-label", tr(table, "Copy code"));
       var timer = null;
       button.addEventListener("click", function () {
         var text = (pre.querySelector("code") || pre).textContent.replace(/\n$/, "");
         copyText(text).then(
           function () {
-            say(button, status, "Copied", "Code copied to the clipboard");
+            say(button, status, tr(table, "Copied"), tr(table, "Code copied to the clipboard"));
           },
           function () {
-            say(button, status, "Copy failed", "The code could not be copied: select it and copy it by hand");
+            say(
+              button,
+              status,
+              tr(table, "Copy failed"),
+              tr(table, "The code could not be copied: select it and copy it by hand"),
+            );
           }
         );
         clearTimeout(timer);
         timer = setTimeout(function () {
-          button.textContent = "Copy";
+          button.textContent = tr(table, "Copy");
           status.textContent = "";
         }, SHOWN_MS);
       });

@@ -14,9 +14,24 @@
   const BUNDLES = "/pagefind/bundles.json";
   const BUNDLE = /^\/pagefind\/[a-z0-9-]+\/$/;
   const PAGE = 10; // results shown at a time
-  const UNAVAILABLE = "Search is not available: this site's search index could not be read.";
+  // The page's words in its language (portfolio/jinja2.py script_words: data-words on the form, by
+  // the English text; none on an English page): the English here is the fallback. %(name)s takes
+  // a value; a plural is [its form for 1, its form for more].
+  const SAID = (() => {
+    try {
+      return JSON.parse(form.getAttribute("data-words") || "{}");
+    } catch (error) {
+      return {};
+    }
+  })();
+  function tr(text, values = {}, plural = null, count = 1) {
+    let said = SAID[text] || (count === 1 ? text : plural || text);
+    if (Array.isArray(said)) said = said[count === 1 ? 0 : 1];
+    return said.replace(/%\((\w+)\)s/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  }
+  const UNAVAILABLE = tr("Search is not available: this site's search index could not be read.");
   // The authoring server before any build: its list of bundles is empty (pages/views.py).
-  const NO_INDEX = "No search index yet: run make build once, then search again (make build updates it).";
+  const NO_INDEX = tr("No search index yet: run make build once, then search again (make build updates it).");
   let pagefind = null; // a promise of Pagefind's module, bundles merged
   let latest = 0; // the newest search: an older one's answer is dropped
   let results = [];
@@ -81,7 +96,11 @@
     shown = 0;
     list.replaceChildren();
     const count = results.length;
-    say(count ? `${count} ${count === 1 ? "result" : "results"} for “${term}”` : `No results for “${term}”`);
+    say(
+      count
+        ? tr("%(count)s result for “%(term)s”", { count, term }, "%(count)s results for “%(term)s”", count)
+        : tr("No results for “%(term)s”", { term }),
+    );
     await showMore(run, false);
   }
 
@@ -121,9 +140,9 @@
   }
 
   function kind(path) {
-    if (path.startsWith("/articles/")) return "Article";
-    if (path.startsWith("/projects/")) return "Project";
-    return "Page";
+    if (path.startsWith("/articles/")) return tr("Article");
+    if (path.startsWith("/projects/")) return tr("Project");
+    return tr("Page");
   }
 
   function item(data) {
@@ -144,7 +163,7 @@
     entry.append(heading, excerpt, meta);
     if (tags.length) {
       const list = element("ul", "tags");
-      list.setAttribute("aria-label", "Tags");
+      list.setAttribute("aria-label", tr("Tags"));
       for (const name of tags) {
         const tag = element("li");
         tag.textContent = name;

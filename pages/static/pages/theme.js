@@ -24,12 +24,29 @@
 
   var current = apply(stored());
 
+  // The page's words in its language (portfolio/jinja2.py script_words: data-words, by the English
+  // text; none on an English page): the English below is the fallback. %(name)s takes a value.
+  function words(element) {
+    try {
+      return JSON.parse((element && element.getAttribute("data-words")) || "{}");
+    } catch (error) {
+      return {};
+    }
+  }
+  function tr(table, text, values) {
+    return (table[text] || text).replace(/%\((\w+)\)s/g, function (whole, name) {
+      return values && name in values ? values[name] : whole;
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.querySelector("[data-theme-toggle]");
     if (!button) return;
     var label = button.querySelector("[data-theme-label]");
+    var table = words(document.body);
+    var LABELS = { system: "Theme: system", light: "Theme: light", dark: "Theme: dark" };
     function show() {
-      label.textContent = "Theme: " + current;
+      label.textContent = tr(table, LABELS[current]);
     }
     show();
     button.addEventListener("click", function () {

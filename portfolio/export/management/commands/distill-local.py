@@ -7,15 +7,15 @@ registry); the build is portfolio/export/build.py.
 """
 
 import io
-import signal
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from portfolio.caches import sweep
 from portfolio.content.rules import ContentInvalid
 from portfolio.export.build import build
 from portfolio.export.state import BuildFailed
-from portfolio.export.sweep import sweep
+from portfolio.interrupts import Interrupted, interruptible
 
 
 class Command(BaseCommand):
@@ -63,14 +63,18 @@ class Command(BaseCommand):
 
     def handle(self, *args, output_dir, force, full, workers, quiet, wait, gc, **options):
         progress = io.StringIO() if quiet else self.stderr
-        previous = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
         result = None
         try:
-            result = build(output_dir, full=full, force=force, workers=workers, wait=wait, stderr=progress)
-            self.stdout.write(result.summary())
-            if gc:
-                removed, size = sweep()
-                self.stdout.write(f"Removed {removed} unused cache files ({size / 1e6:.1f} MB) from .cache/")
+            with interruptible():
+                result = build(
+                    output_dir, full=full, force=force, workers=workers, wait=wait, stderr=progress
+                )
+                self.stdout.write(result.summary())
+                if gc:
+                    removed, size = sweep()
+                    self.stdout.write(
+                        f"Removed {removed} unused cache files ({size / 1e6:.1f} MB) from .cache/"
+                    )
         except Interrupted as exc:
             if result is None:
                 message = f"the build stopped and {output_dir} was left as it was."
@@ -90,23 +94,3 @@ class Command(BaseCommand):
             raise CommandError(
                 f"The build failed ({len(problems)} problem(s)); {output_dir} was left as it was."
             ) from None
-        finally:
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
-
-
-def interrupt(signum, frame):
-    """Stop the build where it is: the exception unwinds through the pools (which kill their
-    workers) and the temporary folder's cleanup. Further signals are ignored meanwhile, so the
-    cleanup runs to its end; SIGKILL still works, and the next build removes what it leaves."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    raise Interrupted(signum)
-
-
-class Interrupted(BaseException):
-    """SIGINT or SIGTERM stopped the build (BaseException: nothing may swallow it)."""
-
-    def __init__(self, signum):
-        self.signum = signum
-        super().__init__(signal.Signals(signum).name)

@@ -1,12 +1,12 @@
-import signal
 import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from portfolio.interrupts import Interrupted, interruptible, signals_held
 from portfolio.movein.convert import GENERATORS, Move
 from portfolio.movein.posts import NotASite
-from portfolio.movein.writer import MoveRunning, SiteUnreadable, move_lock, signals_held, site_files, write
+from portfolio.movein.writer import MoveRunning, SiteUnreadable, move_lock, site_files, write
 from portfolio.progress import Progress
 
 
@@ -34,10 +34,9 @@ class Command(BaseCommand):
             raise CommandError(f"{dest}: a symbolic link to nothing; nothing was written")
         if dest.exists() and not dest.is_dir():
             raise CommandError(f"{dest}: not a folder")
-        previous = {signum: signal.signal(signum, interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
         self.written = False
         try:
-            with move_lock(dest):
+            with interruptible(), move_lock(dest):
                 self.move(generator, source, dest)
         except MoveRunning as exc:
             raise CommandError(str(exc)) from None
@@ -50,9 +49,6 @@ class Command(BaseCommand):
             ) from None
         except OSError as exc:
             raise CommandError(f"{exc.filename or dest}: {exc.strerror or exc}: the move stopped") from None
-        finally:
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
 
     def move(self, generator, source, dest):
         try:
@@ -92,24 +88,13 @@ class Command(BaseCommand):
             status: sum(o.status == status for o in plan.outcomes) for status in ("converted", "skipped")
         }
         warned = sum(bool(o.warnings) for o in plan.outcomes if o.status == "converted")
+        pages = sum(o.detail.startswith("pages/") for o in plan.outcomes if o.status == "converted")
+        converted = f"{counts['converted'] - pages} posts"
+        if pages:
+            converted += f" and {pages} page{'s' * (pages != 1)}"
         return (
-            f"Moved in from {move.site.label}: {counts['converted']} posts converted "
+            f"Moved in from {move.site.label}: {converted} converted "
             f"({warned} with warnings), {counts['skipped']} files skipped; {plan.addresses} old addresses "
             f"kept, {len(plan.copies)} files copied to media/, {len(plan.hosts)} image hosts allowed; "
             f"{written} files written to {dest}."
         )
-
-
-def interrupt(signum, frame):
-    """Stop the move where it is (before anything is written: the writing holds the signals)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    raise Interrupted(signum)
-
-
-class Interrupted(BaseException):
-    """SIGINT or SIGTERM stopped the move (BaseException: nothing may swallow it)."""
-
-    def __init__(self, signum):
-        self.signum = signum
-        super().__init__(signal.Signals(signum).name)
