@@ -633,6 +633,7 @@ def translation_row(found):
         date=fields.get("date"),
         tags=fields.get("tags"),
         draft=fields["draft"],
+        scheduled=fields.get("scheduled", False),
         aliases=[
             alias if not alias.startswith("/") else rules.alias_path_stored(alias)
             for alias in fields["aliases"]

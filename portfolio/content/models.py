@@ -253,8 +253,10 @@ class Translation(SourceFile):
     tags = models.JSONField(
         null=True, blank=True, help_text="Its own tags (an article's), or the original's."
     )
-    # Stored resolved: its own `draft`, or true while its own date is after the build's.
+    # Stored resolved: its own `draft`, or true while its own date is after the build's
+    # (`scheduled`: the first import on or after that date publishes it, portfolio.content.schedule).
     draft = models.BooleanField(default=False)
+    scheduled = models.BooleanField(default=False)
     aliases = models.JSONField(
         default=list, blank=True, help_text="Its earlier slugs and old paths, under its language's prefix."
     )

@@ -301,3 +301,15 @@ def test_a_stack_translation_has_its_page_and_the_others_have_none(multilingual,
 def test_a_stack_translation_in_a_language_not_listed_is_an_error(multilingual):
     (multilingual / "stack.de.yaml").write_text('currentFocus: "Alles"\n')
     assert any(p.startswith("stack.de.yaml: language: de is not one of") for p in problems(multilingual))
+
+
+def test_a_scheduled_translation_is_published_on_its_day_without_an_edit(multilingual, client, settings):
+    import datetime
+
+    assert client.get("/fr/articles/crlf-post").status_code == 404  # dated 2999-01-01
+    settings.BUILD_DATE = datetime.date(2999, 1, 1)
+    import_content(multilingual, workers=1)  # its file unchanged
+    assert client.get("/fr/articles/crlf-post").status_code == 200
+    settings.BUILD_DATE = datetime.date(2998, 12, 31)  # and back again
+    import_content(multilingual, workers=1)
+    assert client.get("/fr/articles/crlf-post").status_code == 404
