@@ -5,7 +5,7 @@
 // pages/negotiation.py, which the tests hold this file to. Everything else never reaches it.
 
 // pages/negotiation.py's MARKDOWN_PAGE_PATH.
-const MARKDOWN_PAGE_PATH = /^\/$|^\/(projects|articles|stack|tags)$|^\/(projects|articles|tags|series)\/[^\/.]+$|^\/(projects|articles)\/page\/[0-9]+$|^\/tags\/[^\/.]+\/page\/[0-9]+$/;
+const MARKDOWN_PAGE_PATH = /^\/$|^\/(projects|articles|stack|tags)$|^\/(projects|articles|tags|series)\/[^\/.]+$|^\/(projects|articles)\/page\/[0-9]+$|^\/tags\/[^\/.]+\/page\/[0-9]+$|^\/[a-z]{2,3}(-[a-z0-9]{2,8}){0,2}\/(projects|articles)\/[^\/.]+$/;
 
 // [[type, subtype, q]] of an Accept header; a q that cannot be read counts as 1.
 function accepted(header) {

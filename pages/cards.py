@@ -31,8 +31,11 @@ def has_own_image(item):
 def card_of(item):
     """The social image of an item without its own: {src, width, height, alt}."""
     kind = "project" if isinstance(item, Project) else "article"
+    language = getattr(item, "language", None)  # a translation's (portfolio.content.languages)
     return {
-        "src": reverse(f"pages:{kind}-card", args=[item.slug]),
+        "src": reverse(f"pages:lang-{kind}-card", args=[language, item.slug])
+        if language
+        else reverse(f"pages:{kind}-card", args=[item.slug]),
         "width": card_drawing.WIDTH,
         "height": card_drawing.HEIGHT,
         "alt": item.title,

@@ -1,9 +1,13 @@
+import copy
 from functools import cache
 
 from django.conf import settings
+from django.db import DatabaseError
 from django.urls import reverse
+from django.utils import translation
 
-from portfolio.content.models import Page, Site
+from portfolio.content import languages
+from portfolio.content.models import Page, Site, StackTranslation
 
 LINKS = {
     "home": "pages:home",
@@ -61,3 +65,90 @@ def readers(request):
     except Site.DoesNotExist:
         found = None
     return {"analytics": found[:2] if found else None, "giscus_origin": giscus_origin()}
+
+
+# The pages that every language has, by route name: the same page in each.
+EVERY_LANGUAGE = ("home", "projects", "articles", "search")
+ITEMS = {"project": "projects", "article": "articles", "page": "pages"}
+
+
+def versions(request, every):
+    """[(Language, path)] of the page `request` shows in each language that has it (itself
+    included), in site.yaml's order: the same list on every version, so the links are reciprocal."""
+    from .languages import all_language_tags
+    from .tags import tag
+
+    match = request.resolver_match
+    if match is None:
+        return []
+    name = (match.url_name or "").removeprefix("lang-")
+    slug = match.kwargs.get("slug")
+    if name in EVERY_LANGUAGE:
+        has = lambda lang: True  # noqa: E731
+    elif name in ITEMS:
+        translated = languages.published_translations().get((ITEMS[name], slug), {})
+        has = lambda lang: lang.default or lang.code in translated  # noqa: E731
+    elif name == "stack":
+        stacks = set(StackTranslation.objects.values_list("language", flat=True))
+        has = lambda lang: lang.default or lang.code in stacks  # noqa: E731
+    elif name == "tag":
+        language_tags = all_language_tags()
+        has = lambda lang: tag(slug) is not None if lang.default else slug in language_tags.get(lang.code, {})  # noqa: E731
+    else:
+        return []
+    found = []
+    for lang in every:
+        if not has(lang):
+            continue
+        kwargs = {} if slug is None else {"slug": slug}
+        if lang.default:
+            found.append((lang, reverse(f"pages:{name}", kwargs=kwargs)))
+        else:
+            found.append((lang, reverse(f"pages:lang-{name}", kwargs={"lang": lang.code, **kwargs})))
+    return found
+
+
+def page_languages(request):
+    """`page_language` (its `code`, `dir`: base.html's <html lang dir>); with more than one
+    language, `alternates` ([(hreflang, absolute address)] of each version and x-default) and
+    `language_switcher` ([(Language, address, current?)]: the same item in each language, else
+    that language's home); on another language's page, `site` with its title and description and
+    `links` to its home, lists and feed."""
+    try:
+        every = languages.languages()
+    except DatabaseError:  # the contact service: no content
+        every = [languages.Language(settings.LANGUAGE_CODE, settings.LANGUAGE_CODE, default=True)]
+    current = getattr(request, "page_language", None)
+    if current is None and len(every) < 2 and not languages.declared():
+        code = translation.get_language() or settings.LANGUAGE_CODE  # one language: the active one
+        current = languages.Language(code, code, default=True)
+    current = current or every[0]
+    context = {"page_language": current}
+    if len(every) < 2:
+        return context
+    found = versions(request, every)
+    site = Site.load()
+    if len(found) > 1:
+        alternates = [(lang.code, site.base_url + path) for lang, path in found]
+        if found[0][0].default:
+            alternates.append(("x-default", site.base_url + found[0][1]))
+        context["alternates"] = alternates
+    addresses = dict((lang.code, path) for lang, path in found)
+    homes = {lang.code: lang.prefix + "/" for lang in every}
+    context["language_switcher"] = [
+        (lang, addresses.get(lang.code, homes[lang.code]), lang.code == current.code) for lang in every
+    ]
+    if not current.default:
+        shown = copy.copy(site)
+        shown.title = current.title or site.title
+        shown.description = current.description or site.description
+        context["site"] = shown
+        here = {"lang": current.code}
+        context["links"] = {
+            **_links(),
+            **{
+                key: reverse(f"pages:lang-{key}", kwargs=here)
+                for key in ("home", "projects", "articles", "feed", "search")
+            },
+        }
+    return context

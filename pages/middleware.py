@@ -8,8 +8,11 @@ API keeps its JSON 404s: its views answer them themselves, and its catch-all rou
 
 from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
+from django.db import DatabaseError
 from django.http import Http404, HttpResponsePermanentRedirect
+from django.utils import translation
 
+from portfolio.content import languages
 from portfolio.content.aliases import moved_to
 from portfolio.content.models import Site
 
@@ -91,3 +94,43 @@ class SecurityHeadersMiddleware:
             name, value = header.split(": ", 1)
             response.headers.setdefault(name, value)
         return response
+
+
+class LanguageMiddleware:
+    """Each page in its language: the route's `<lang>` under /<lang>/ (pages/languages.py), the
+    site's default language (site.yaml's first) everywhere else. Activated for the view and its
+    template (Django's translation and pages.context_processors.page_languages read it), and put
+    back after the response, as translation.override() does. A site.yaml without `languages`
+    activates nothing: its pages speak whatever language is active (none: LANGUAGE_CODE's)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with translation.override(translation.get_language()):
+            try:
+                if languages.declared():
+                    translation.activate(languages.default_language().code)
+            except DatabaseError:  # no content imported (the contact service, the admin before it)
+                pass
+            token = languages.page_prefix.set("")
+            try:
+                return self.get_response(request)
+            finally:
+                languages.page_prefix.reset(token)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        match = request.resolver_match
+        code = view_kwargs.get("lang") if match and (match.url_name or "").startswith("lang-") else None
+        try:
+            language = languages.other_language(code) if code else None
+            if language is None and not languages.declared():
+                return None  # one language: the active one
+            language = language or languages.default_language()
+        except DatabaseError:  # no content imported (the contact service): the settings' language
+            return None
+        request.LANGUAGE_CODE = language.code
+        request.page_language = language
+        translation.activate(language.code)
+        languages.page_prefix.set(language.prefix)
+        return None

@@ -21,6 +21,7 @@ CATALOG_LINK = '</.well-known/api-catalog>; rel="api-catalog"'
 MARKDOWN_PAGE_PATH = (
     r"^/$|^/(projects|articles|stack|tags)$|^/(projects|articles|tags|series)/[^/.]+$"
     r"|^/(projects|articles)/page/[0-9]+$|^/tags/[^/.]+/page/[0-9]+$"
+    r"|^/[a-z]{2,3}(-[a-z0-9]{2,8}){0,2}/(projects|articles)/[^/.]+$"
 )
 MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
 # A standalone page's address (/about, content/pages/): one segment without a dot, among the

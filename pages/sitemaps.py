@@ -13,20 +13,75 @@ from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.functional import cached_property
+from django.utils.translation import get_language
 
 from pages import series, tags
 from pages.plain_text import xml_text
 from pages.views import later_article_pages, later_project_pages, page_numbers
-from portfolio.content.models import Article, Page, Project, Site, Stack, Tagging
+from portfolio.content import languages as site_languages
+from portfolio.content.models import Article, Page, Project, Site, Stack, StackTranslation, Tagging
 
 # The contact app owns the page; it is a human page all the same.
 CONTACT_PATH = "/contact"
 
 
 class BaseUrlSitemap(Sitemap):
+    """With more than one language (site.yaml's `languages`), django.contrib.sitemaps' own i18n:
+    each address once per language that has it (`get_languages_for_item`), located with that
+    language active, with `xhtml:link` alternates to every version and x-default."""
+
+    alternates = True
+    x_default = True
+    kind = None  # an item sitemap's collection: its items' translations are their versions
+
+    @cached_property
+    def site_languages(self):
+        return site_languages.languages()
+
+    @property
+    def i18n(self):
+        return len(self.site_languages) > 1
+
+    @property
+    def languages(self):
+        return [lang.code for lang in self.site_languages]
+
+    def get_languages_for_item(self, item):
+        if self.kind is None or not isinstance(item, Project | Article | Page):
+            return self.languages if self.every_language(item) else self.languages[:1]
+        translated = site_languages.published_translations().get((self.kind, item.slug), {})
+        return [code for code in self.languages if code == self.languages[0] or code in translated]
+
+    def every_language(self, item):
+        return False
+
+    def language_prefix(self):
+        """ "/fr" while another language than the default is active (self._location's), else ""."""
+        if not self.i18n or get_language() == self.languages[0]:
+            return ""
+        return f"/{get_language()}"
+
     def get_urls(self, page=1, site=None, protocol=None):
         protocol, domain = xml_text(Site.load().base_url).split("://", 1)
         return self._urls(page, protocol, domain)
+
+    def _urls(self, page, protocol, domain):
+        urls = super()._urls(page, protocol, domain)
+        if self.i18n:  # x-default is the default language's (site.yaml's first), not LANGUAGE_CODE's
+            default = self.languages[0]
+            for url in urls:
+                url["alternates"] = [alt for alt in url["alternates"] if alt["lang_code"] != "x-default"]
+                first = next((alt for alt in url["alternates"] if alt["lang_code"] == default), None)
+                if first and len(url["alternates"]) > 1:
+                    url["alternates"].append({"location": first["location"], "lang_code": "x-default"})
+                elif len(url["alternates"]) < 2:
+                    url["alternates"] = []
+        return urls
+
+    def location(self, item):
+        if self.kind and self.language_prefix():
+            return site_languages.item_address(self.kind, item.slug, get_language())
+        return item.get_absolute_url()
 
 
 class PageSitemap(BaseUrlSitemap):
@@ -50,9 +105,23 @@ class PageSitemap(BaseUrlSitemap):
             *standalone,
         ]
 
+    kind = "pages"
+    EVERY_LANGUAGE = ("home", "projects", "articles")
+
+    def every_language(self, name):
+        return name in self.EVERY_LANGUAGE
+
+    def get_languages_for_item(self, item):
+        if item == "stack":
+            stacks = set(StackTranslation.objects.values_list("language", flat=True))
+            return [code for code in self.languages if code == self.languages[0] or code in stacks]
+        return super().get_languages_for_item(item)
+
     def location(self, name):
         if isinstance(name, Page):
-            return name.get_absolute_url()
+            return super().location(name)
+        if self.language_prefix() and (name in self.EVERY_LANGUAGE or name == "stack"):
+            return reverse(f"pages:lang-{name}", kwargs={"lang": get_language()})
         if isinstance(name, tuple):
             return reverse(f"pages:{name[0]}", kwargs={"page": int(name[1])})
         return CONTACT_PATH if name == "contact" else reverse(f"pages:{name}")
@@ -84,6 +153,8 @@ class PageSitemap(BaseUrlSitemap):
 
 
 class ProjectSitemap(BaseUrlSitemap):
+    kind = "projects"
+
     def items(self):
         return Project.objects.only("slug", "date")
 
@@ -95,6 +166,8 @@ class ProjectSitemap(BaseUrlSitemap):
 
 
 class ArticleSitemap(BaseUrlSitemap):
+    kind = "articles"
+
     def items(self):
         return Article.objects.published().only("slug", "date")
 

@@ -12,6 +12,7 @@ from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 
+from portfolio.content.languages import page_prefix
 from portfolio.content.models import Article, Project, Tagging
 from portfolio.content.rules import tag_slug
 from portfolio.reversing import reverse_slug
@@ -111,7 +112,7 @@ def _slug(name):
 
 def tag_address(name):
     """The address of the page of the tag `name` (as an item spells it): each pill links it."""
-    return reverse_slug("pages:tag", _slug(name))
+    return page_prefix.get() + reverse_slug("pages:tag", _slug(name))
 
 
 def tag_slugs():

@@ -7,13 +7,14 @@ declares both at once (`with_markdown_form`)."""
 from django.urls import register_converter
 
 from portfolio.content.slugs import project_slugs, published_article_slugs, published_page_slugs
-from portfolio.shows import CODE, LISTS, SITE, Shows, distill_path
+from portfolio.shows import CODE, LANGUAGES, LISTS, SITE, Shows, distill_path
 
-from . import assets, cards, markdown_forms, media, series, sitemaps, skills, tags, twins, views
+from . import assets, cards, languages, markdown_forms, media, series, sitemaps, skills, tags, twins, views
 from .feeds import SeriesFeed, SiteFeed, TagFeed
 from .negotiation import markdown_name, markdown_path
 
 register_converter(tags.TagConverter, "tag")
+register_converter(languages.LanguageConverter, "lang")
 
 app_name = "pages"
 
@@ -276,5 +277,124 @@ urlpatterns = [
         distill_func=published_page_slugs,
         distill_file="{}.html",
         shows=Shows("pages", "{}"),
+    ),
+    # The site's other languages (site.yaml's `languages` after the first, pages/languages.py),
+    # under /<lang>/, last: every address above is the default language's, where it always was.
+    # Each shows the translations and their originals whole (`languages`).
+    *(
+        distill_path(
+            route, view, name=f"lang-{name}", distill_func=params, distill_file=file, shows=LANGUAGES
+        )
+        for route, view, name, params, file in (
+            ("<lang:lang>/", languages.home, "home", languages.language_params, "{}/index.html"),
+            (
+                "<lang:lang>/projects",
+                languages.project_list,
+                "projects",
+                languages.language_params,
+                "{}/projects.html",
+            ),
+            (
+                "<lang:lang>/projects/<slug:slug>",
+                languages.ProjectTranslation.as_view(),
+                "project",
+                languages.translated_slugs("projects"),
+                "{}/projects/{}.html",
+            ),
+            (
+                "<lang:lang>/projects/<slug:slug>.md",
+                languages.ProjectTwin.as_view(),
+                "project-md",
+                languages.translated_slugs("projects"),
+                "{}/projects/{}.md",
+            ),
+            (
+                "<lang:lang>/articles",
+                languages.article_list,
+                "articles",
+                languages.language_params,
+                "{}/articles.html",
+            ),
+            (
+                "<lang:lang>/articles/<slug:slug>",
+                languages.ArticleTranslation.as_view(),
+                "article",
+                languages.translated_slugs("articles"),
+                "{}/articles/{}.html",
+            ),
+            (
+                "<lang:lang>/articles/<slug:slug>.md",
+                languages.ArticleTwin.as_view(),
+                "article-md",
+                languages.translated_slugs("articles"),
+                "{}/articles/{}.md",
+            ),
+            (
+                "<lang:lang>/tags/<tag:slug>",
+                languages.tag_page,
+                "tag",
+                languages.language_tag_slugs,
+                "{}/tags/{}.html",
+            ),
+            (
+                "<lang:lang>/tags/<tag:slug>/feed.xml",
+                languages.LanguageTagFeed(),
+                "tag-feed",
+                languages.language_tag_slugs,
+                "{}/tags/{}/feed.xml",
+            ),
+            ("<lang:lang>/stack", languages.stack, "stack", languages.stack_languages, "{}/stack.html"),
+            (
+                "<lang:lang>/search",
+                languages.search,
+                "search",
+                languages.language_params,
+                "{}/search.html",
+            ),
+            (
+                "<lang:lang>/feed.xml",
+                languages.LanguageFeed(),
+                "feed",
+                languages.language_params,
+                "{}/feed.xml",
+            ),
+            (
+                "<lang:lang>/<slug:slug>",
+                languages.PageTranslation.as_view(),
+                "page",
+                languages.translated_slugs("pages"),
+                "{}/{}.html",
+            ),
+            (
+                "<lang:lang>/<slug:slug>.md",
+                languages.PageTwin.as_view(),
+                "page-md",
+                languages.translated_slugs("pages"),
+                "{}/{}.md",
+            ),
+        )
+    ),
+    *(
+        distill_path(
+            f"cards/<lang:lang>/{kind}s/<slug:slug>.png",
+            view,
+            name=f"lang-{kind}-card",
+            distill_func=languages.card_slugs(f"{kind}s"),
+            distill_file=f"cards/{{}}/{kind}s/{{}}.png",
+            shows=LANGUAGES,
+        )
+        for kind, view in (
+            ("project", languages.ProjectCard.as_view()),
+            ("article", languages.ArticleCard.as_view()),
+        )
+    ),
+    distill_path(
+        "<lang:lang>/404",
+        languages.not_found_page,
+        name="lang-not-found",
+        distill_func=languages.language_params,
+        distill_file="{}/404.html",
+        distill_status_codes=(404,),
+        shows=LANGUAGES,
     ),
 ]

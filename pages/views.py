@@ -305,8 +305,24 @@ class LlmsTxtView(TemplateView):
             standalone_pages=Page.objects.published().only("slug", "title", "description"),
             llms_full_parts=len(llms_full_parts()),
             tags=tags.tags(),
+            translations=llms_translations(),
             **kwargs,
         )
+
+
+def llms_translations():
+    """[(Language, [(item, its original's address)])] of the site's other languages, for
+    llms.txt: each translated project, article and page (none with one language)."""
+    from portfolio.content.languages import item_address, languages, translated_items
+
+    return [
+        (lang, [
+            (item, item_address(kind, item.slug, languages()[0].code))
+            for kind in ("projects", "articles", "pages")
+            for item in translated_items(kind, lang.code)
+        ])
+        for lang in languages()[1:]
+    ]  # fmt: skip
 
 
 # robots.txt's AI groups. Crawlers that collect training data (each vendor's own token for it),

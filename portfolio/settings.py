@@ -127,6 +127,8 @@ MIDDLEWARE = [
     # The site's Content-Security-Policy and the other headers the hosts send (not in the
     # contact service).
     "pages.middleware.SecurityHeadersMiddleware",
+    # Each page in its language: /<lang>/'s, the site's default elsewhere (pages/languages.py).
+    "pages.middleware.LanguageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -172,6 +174,7 @@ TEMPLATES = [
                 "pages.context_processors.links",
                 "pages.context_processors.navigation",
                 "pages.context_processors.readers",
+                "pages.context_processors.page_languages",
             ],
         },
     },

@@ -28,6 +28,8 @@ WHOLE = {
     "feed": "the newest projects and articles whole, bodies included",
     "tags": "each tag's name and counts",
     "code": "the code and settings alone, not the site's identity (the static files)",
+    "languages": "the pages of the site's other languages: every published translation whole, its "
+    "original whole, the lists and the site's identity",
 }
 IN_PIECES = {
     "projects": "one project whole (its slug)",
@@ -70,6 +72,7 @@ class Shows(NamedTuple):
 
 
 SITE, LISTS, BODIES, CODE = Shows("site"), Shows("lists"), Shows("bodies"), Shows("code")
+LANGUAGES = Shows("languages")
 
 
 def distill_path(route, view, *, shows, **kwargs):

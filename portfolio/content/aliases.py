@@ -88,20 +88,95 @@ def moves():
     collection and alias, then the paths' by path."""
     rows = published(Alias.objects.all())
     paths = published(PathAlias.objects.all())
-    return [
-        pair
-        for collection, old, new in rows.values_list("collection", "slug", "target")
-        for pair in addresses(collection, old, new)
-    ] + [
-        pair
-        for collection, path, target in paths.values_list("collection", "path", "target")
-        for pair in path_moves(collection, path, target)
-    ]
+    return (
+        [
+            pair
+            for collection, old, new in rows.values_list("collection", "slug", "target")
+            for pair in addresses(collection, old, new)
+        ]
+        + [
+            pair
+            for collection, path, target in paths.values_list("collection", "path", "target")
+            for pair in path_moves(collection, path, target)
+        ]
+        + translation_moves()
+    )
+
+
+def translation_moves():
+    """[(old address, new address)] of every alias of a published translation: an earlier slug
+    moves its page, `.html` and twin under its language's prefix (/fr/articles/<old>); an old path
+    (a multilingual site before this one: /fr/posts/old/) moves from each spelling to its page."""
+    from .languages import item_address, other_language
+    from .models import Translation
+
+    found = []
+    rows = Translation.objects.published().exclude(aliases=[]).order_by("kind", "slug", "language")
+    for row in rows:
+        if not other_language(row.language):
+            continue
+        page = item_address(row.kind, row.slug, row.language)
+        for alias in row.aliases:
+            if alias.startswith("/"):
+                found += [(spelling, page) for spelling in spellings(alias)]
+            else:
+                old = item_address(row.kind, alias, row.language)
+                found += [(old, page), (old + ".html", page), (old + ".md", page + ".md")]
+    return found
+
+
+def translation_alias_problems(originals):
+    """A translation's aliases: a slug is no item's slug of its kind and is one translation's of
+    its kind and language only; a path shadows no address of the site and is no other item's."""
+    from .models import Translation
+
+    problems, slugs, paths = [], {}, {}
+    taken = {alias_path_key(path): target for path, target in PathAlias.objects.values_list("path", "target")}
+    rows = Translation.objects.exclude(aliases=[]).order_by("source_path")
+    for rel, kind, language, written in rows.values_list("source_path", "kind", "language", "aliases"):
+        for alias in written:
+            if alias.startswith("/"):
+                key = alias_path_key(alias)
+                if where := shadowed(alias):
+                    message = (
+                        f"{alias!r} would hide the site's own address {where}: "
+                        "expected an old address the site does not use"
+                    )
+                    problems.append(ContentError(rel, "aliases", message))
+                elif key in paths or key in taken:
+                    owner = paths.get(key) or f"the item {taken[key]}"
+                    problems.append(
+                        ContentError(
+                            rel,
+                            "aliases",
+                            f"{alias!r} is also an alias of {owner}: an old address belongs to one item",
+                        )
+                    )
+                paths.setdefault(key, rel)
+            elif alias in originals[kind]:
+                message = (
+                    f"{alias!r} is the slug of {kind}/{alias}.md: an alias is an earlier slug no item has now"
+                )
+                problems.append(ContentError(rel, "aliases", message))
+            elif (kind, language, alias) in slugs:
+                owner = slugs[(kind, language, alias)]
+                problems.append(
+                    ContentError(
+                        rel,
+                        "aliases",
+                        f"{alias!r} is also an alias of {owner}: an earlier slug belongs to one item",
+                    )
+                )
+            else:
+                slugs[(kind, language, alias)] = rel
+    return problems  # fmt: skip
 
 
 def moved_to(path):
     """The address `path` (decoded, as Django's request.path_info is) moved to, if it is an old
     address of a published item; else None."""
+    if translated := dict(translation_moves()).get(quote(path, safe=PATH_SAFE)):
+        return translated
     match = ITEM_PATH.fullmatch(path)
     if match is not None:
         collection, old = match["collection"], match["slug"]
@@ -129,7 +204,8 @@ def path_moved_to(path):
 
 
 # The routes of the standalone pages (pages/urls.py): `/<slug>` and `/<slug>.md`, at the top
-# level. Not the site's own addresses: the pages' slugs are checked against those.
+# level. Not the site's own addresses: the pages' slugs are checked against those. Nor are the
+# other languages' routes (`lang-*`, under `/<lang>/`, a language the content names).
 STANDALONE_ROUTES = ("page", "page-md")
 
 
@@ -161,7 +237,7 @@ def reserved_names():
             if isinstance(pattern, URLResolver):
                 walk(pattern.url_patterns, route)
                 continue
-            if pattern.name in STANDALONE_ROUTES:
+            if pattern.name in STANDALONE_ROUTES or (pattern.name or "").startswith("lang-"):
                 continue  # /<slug>: the content's pages, whose slugs are checked against the rest
             add(route)
             if getattr(pattern, "distill_file", None):

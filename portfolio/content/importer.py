@@ -36,7 +36,9 @@ from .models import (
     Site,
     Stack,
     StackModel,
+    StackTranslation,
     Tagging,
+    Translation,
 )
 from .rules import ContentError, ContentInvalid, slug_of
 
@@ -106,6 +108,13 @@ def discover(content_dir, only=None):
             errors.append(ContentError(name, "file", problem))
         else:
             files[name] = str(path)
+    # Translations of stack.yaml (stack.<lang>.yaml), beside it.
+    for entry in sorted(os.scandir(content_dir), key=lambda entry: entry.name):
+        if rules.stack_translation_of(entry.name) and (only is None or entry.name in only):
+            if problem := entry_problem(Path(entry.path), content_dir, expected="a YAML file"):
+                errors.append(ContentError(entry.name, "file", problem))
+            else:
+                files[entry.name] = entry.path
     for collection in SCHEMAS:
         folder = content_dir / collection
         if not os.path.lexists(folder):
@@ -126,6 +135,8 @@ def discover(content_dir, only=None):
             if not plain and (problem := entry_problem(Path(path), content_dir)):
                 field = "file name" if problem.endswith("got a folder") else "file"
                 errors.append(ContentError(rel, field, problem))
+            elif rules.translation_of(rel):
+                files[rel] = path  # a translation: its language and original are checked once written
             elif not name.endswith(".md") or not rules.SLUG_RE.fullmatch(slug):
                 errors.append(
                     ContentError(
@@ -222,6 +233,10 @@ def parse_file(rel, path, stored_hash):
         return replace(found, content_hash=content_hash, fields=fields)
     if rel in SINGLETONS:
         fields, body = rules.parse_yaml_file(raw, rel, SINGLETONS[rel][1]), None
+    elif rules.stack_translation_of(rel):
+        fields, body = rules.parse_yaml_file(raw, rel, rules.STACK_TRANSLATION), None
+    elif rules.translation_of(rel):
+        fields, body = rules.parse_markdown_file(raw, rel, rules.TRANSLATIONS[rel.split("/")[0]])
     else:
         fields, body = rules.parse_markdown_file(raw, rel, SCHEMAS[rel.split("/")[0]])
     # Renders the body (not a draft's: it is rendered by the edit that publishes it) with its
@@ -352,6 +367,16 @@ def stored_files(only=None):
             rows = rows.filter(slug__in=[slug_of(rel) for rel in only if rel.startswith(collection + "/")])
         for slug, *state in rows.values_list("slug", *STATE):
             stored[f"{collection}/{slug}.md"] = tuple(state)
+    translations = Translation.objects.all()
+    if only is not None:
+        translations = translations.filter(source_path__in=list(only))
+    for rel, *state in translations.values_list("source_path", *STATE):
+        stored[rel] = tuple(state)
+    stacks = StackTranslation.objects.all()
+    if only is not None:
+        stacks = stacks.filter(source_path__in=list(only))
+    for rel, *state in stacks.values_list("source_path", *STATE):
+        stored[rel] = tuple(state)
     for name, (model, _) in SINGLETONS.items():
         for state in model.objects.values_list(*STATE) if only is None or name in only else ():
             stored[name] = tuple(state)
@@ -414,7 +439,8 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         with closing(parse_all(jobs, pool, progress, resizing, with_media)) as parsed:
             for found in parsed:
                 linked.parsed(found)
-                renamed.parsed(found)
+                if not rules.translation_of(found.rel):  # a translation has no aliases of its own yet
+                    renamed.parsed(found)
                 if found.errors:
                     errors.extend(found.errors)
                 elif errors:
@@ -431,7 +457,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         if errors:
             raise ContentInvalid(errors)  # rolls the transaction back: the database is as it was
         writer.flush()
-        errors = series_problems()
+        errors = series_problems() + translation_problems()
         if errors:
             raise ContentInvalid(errors)  # the rows of every series, as written: rolled back
         media.write()
@@ -457,6 +483,14 @@ class Writer:
     """Writes parsed files to the database in batches; the caller holds the transaction."""
 
     def __init__(self, deleted):
+        self.translations = []
+        Translation.objects.filter(
+            source_path__in=[rel for rel in deleted if rules.translation_of(rel)]
+        ).delete()
+        StackTranslation.objects.filter(source_path__in=deleted).delete()
+        deleted = [
+            rel for rel in deleted if not rules.translation_of(rel) and not rules.stack_translation_of(rel)
+        ]
         self.rows = {collection: [] for collection in MODELS}
         self.scheduled = []  # ScheduledArticle rows of the articles in self.rows
         self.stats = []
@@ -467,6 +501,22 @@ class Writer:
         collection = found.rel.split("/")[0]
         if found.rel in SINGLETONS:
             write_singleton(found)
+            return
+        if rules.translation_of(found.rel):
+            self.translations.append(translation_row(found))
+            return
+        if language := rules.stack_translation_of(found.rel):
+            fields = found.fields
+            StackTranslation.objects.update_or_create(
+                language=language,
+                defaults={
+                    "current_focus": fields["currentFocus"],
+                    "last_updated": fields["lastUpdated"],
+                    "stack_models": fields["models"],
+                    "daily_drivers": fields["dailyDrivers"],
+                    **imported_state(found),
+                },
+            )
             return
         self.rows[collection].append(build_row(MODELS[collection], found))
         if found.fields.get("scheduled"):
@@ -481,6 +531,9 @@ class Writer:
     def flush(self):
         for collection in MODELS:
             self.flush_rows(collection)
+        rows, self.translations = self.translations, []
+        Translation.objects.filter(source_path__in=[row.source_path for row in rows]).delete()
+        Translation.objects.bulk_create(rows, batch_size=BATCH)
         for found in self.stats:
             rows_of(found.rel).update(source_mtime_ns=found.stat[0], source_size=found.stat[1])
 
@@ -566,8 +619,70 @@ def series_problems():
     return problems
 
 
+def translation_row(found):
+    fields = found.fields
+    slug, language = rules.translation_of(found.rel)
+    return Translation(
+        kind=found.rel.split("/")[0],
+        slug=slug,
+        language=language,
+        **imported_state(found),
+        title=fields["title"],
+        tagline=fields.get("tagline", ""),
+        description=fields["description"],
+        date=fields.get("date"),
+        tags=fields.get("tags"),
+        draft=fields["draft"],
+        scheduled=fields.get("scheduled", False),
+        aliases=[
+            alias if not alias.startswith("/") else rules.alias_path_stored(alias)
+            for alias in fields["aliases"]
+        ],
+        body=fields["body"],
+        body_html=fields["body_html"],
+        contents=fields["contents"],
+    )
+
+
+def translation_problems():
+    """A translation is in one of site.yaml's languages other than the default, of an original
+    that exists (every translation, changed or not: site.yaml or the original may have changed)."""
+    from .languages import languages
+
+    listed = languages()
+    codes = [lang.code for lang in listed]
+    problems = [
+        ContentError("site.yaml", "languages", f"{code} is listed more than once")
+        for code in sorted({code for code in codes if codes.count(code) > 1})
+    ]
+    others = set(codes[1:]) if len(listed) > 1 else set()
+    originals = {kind: set(MODELS[kind].objects.values_list("slug", flat=True)) for kind in MODELS}
+    for rel, kind, slug, language in Translation.objects.values_list(
+        "source_path", "kind", "slug", "language"
+    ):
+        if language not in others:
+            if language == codes[0]:
+                message = f"{language} is the site's default language: write it in {kind}/{slug}.md"
+            else:
+                known = ", ".join(codes[1:]) or "none: site.yaml lists no languages"
+                message = f"{language} is not one of site.yaml's languages (other than the default: {known})"
+            problems.append(ContentError(rel, "language", message))
+        if slug not in originals[kind]:
+            message = f"a translation into {language} of {kind}/{slug}.md, which does not exist"
+            problems.append(ContentError(rel, "original", message))
+    for rel, language in StackTranslation.objects.values_list("source_path", "language"):
+        if language not in others:
+            message = f"{language} is not one of site.yaml's languages other than the default"
+            problems.append(ContentError(rel, "language", message))
+    return problems + aliases.translation_alias_problems(originals)
+
+
 def rows_of(rel):
     """The rows imported from the file `rel`."""
+    if rules.translation_of(rel):
+        return Translation.objects.filter(source_path=rel)
+    if rules.stack_translation_of(rel):
+        return StackTranslation.objects.filter(source_path=rel)
     if rel in SINGLETONS:
         return SINGLETONS[rel][0].objects.all()
     return MODELS[rel.split("/")[0]].objects.filter(slug=slug_of(rel))
@@ -598,6 +713,7 @@ def write_singleton(found):
                 "image_hosts": fields["imageHosts"],
                 "comments": fields["comments"],
                 "analytics": fields["analytics"],
+                "languages": fields["languages"],
                 **imported_state(found),
             },
         )

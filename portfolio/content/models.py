@@ -220,6 +220,59 @@ class Page(SourceFile):
         return getattr(self, "address", None) or reverse_slug(self.PAGE_ROUTE, self.slug)
 
 
+class TranslationQuerySet(models.QuerySet):
+    def published(self):
+        """The only way a public surface reads translations: a translation is published when its
+        original is and it is not a draft (or scheduled) itself. A draft translation is nowhere,
+        not even among its original's alternates."""
+        return self.filter(draft__in=[False]).filter(
+            models.Q(kind="projects")
+            | models.Q(kind="articles", slug__in=Article.objects.published().values("slug"))
+            | models.Q(kind="pages", slug__in=Page.objects.published().values("slug"))
+        )
+
+
+class Translation(SourceFile):
+    """A project, article or standalone page in another of the site's languages
+    (`articles/<slug>.<lang>.md`): what its file writes (title, description, body, tags, date,
+    draft); a field it leaves out (blank, or None) is its original's, read with it
+    (portfolio.content.languages.translated). One per (kind, slug, language)."""
+
+    class Kind(models.TextChoices):
+        PROJECTS = "projects"
+        ARTICLES = "articles"
+        PAGES = "pages"
+
+    kind = models.CharField(max_length=10, choices=Kind)
+    slug = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The original's slug.")
+    language = models.CharField(max_length=20, help_text="One of site.yaml's languages, not the default.")
+    title = models.CharField(max_length=LINE_MAX, blank=True)
+    tagline = models.CharField(max_length=LINE_MAX, blank=True)
+    description = models.TextField(blank=True)
+    date = models.DateField(null=True, blank=True)
+    tags = models.JSONField(
+        null=True, blank=True, help_text="Its own tags (an article's), or the original's."
+    )
+    # Stored resolved: its own `draft`, or true while its own date is after the build's
+    # (`scheduled`: the first import on or after that date publishes it, portfolio.content.schedule).
+    draft = models.BooleanField(default=False)
+    scheduled = models.BooleanField(default=False)
+    aliases = models.JSONField(
+        default=list, blank=True, help_text="Its earlier slugs and old paths, under its language's prefix."
+    )
+
+    objects = TranslationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["kind", "slug", "language"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "slug", "language"], name="translation_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.kind}/{self.slug} ({self.language})"
+
+
 class ScheduledArticle(models.Model):
     """An article dated after the build's date, and not a draft by its own front matter: its row
     is stored as a draft (so absent wherever a draft is) until the first import on or after its
@@ -350,6 +403,11 @@ class Site(Imported):
     analytics = models.JSONField(
         default=dict, blank=True, help_text="site.yaml's analytics: {provider: {...}}."
     )
+    languages = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="site.yaml's languages, the default first: [{code, title, description, name}]; [] for one.",
+    )
 
     class Meta:
         verbose_name = "site identity"
@@ -446,6 +504,25 @@ class Stack(Imported):
 
     def get_absolute_url(self):
         return reverse("pages:stack")
+
+
+class StackTranslation(Imported):
+    """The stack profile in another of the site's languages (`stack.<lang>.yaml`), at /<lang>/stack:
+    what it writes (its current focus, date, models, daily drivers: each list whole), the rest from
+    stack.yaml (portfolio.content.languages.translated_stack)."""
+
+    language = models.CharField(max_length=20, unique=True)
+    current_focus = models.TextField(blank=True)
+    last_updated = models.DateField(null=True, blank=True)
+    stack_models = models.JSONField(null=True, blank=True, help_text="Its models, or stack.yaml's.")
+    daily_drivers = models.JSONField(null=True, blank=True, help_text="Its daily drivers, or stack.yaml's.")
+
+    class Meta:
+        ordering = ["language"]
+        verbose_name = "stack profile translation"
+
+    def __str__(self):
+        return f"Stack profile ({self.language})"
 
 
 class StackModel(models.Model):

@@ -651,6 +651,56 @@ PAGE = {
     "aliases": Field(alias_list, required=False, default=[]),
 }
 
+# A translation (`articles/<slug>.<lang>.md`): what it may write; the rest is its original's.
+TRANSLATED = {
+    "title": Field(text, required=False, default="", max_length=LINE_MAX),
+    "description": Field(text, required=False, default=""),
+    "draft": Field(boolean, required=False, default=False),
+    "aliases": Field(alias_list, required=False, default=[]),
+}
+TRANSLATIONS = {
+    "projects": {**TRANSLATED, "tagline": Field(text, required=False, default="", max_length=LINE_MAX),
+                 "date": Field(date, required=False, default=None)},
+    "articles": {**TRANSLATED, "date": Field(date, required=False, default=None),
+                 "tags": Field(tag_list, required=False, default=None)},
+    "pages": TRANSLATED,
+}  # fmt: skip
+
+# A language's code: `fr`, `fa`, `zh-hans` (BCP 47's language and an optional subtag, lowercase,
+# as Django names its languages and as a translation's file name carries it).
+LANGUAGE_RE = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,2}")
+LANGUAGE_RULE = "a language code such as fr, fa, zh-hans or zh-hant-tw (lowercase)"
+TRANSLATION_NAME_RE = re.compile(r"(?P<slug>[a-z0-9]+(?:[-_][a-z0-9]+)*)\.(?P<lang>[^./]+)\.md")
+
+
+def translation_of(rel):
+    """(original slug, language) of a translation's file (`articles/<slug>.<lang>.md`), or None."""
+    if "/" not in rel:
+        return None
+    found = TRANSLATION_NAME_RE.fullmatch(rel.split("/", 1)[-1])
+    return (found["slug"], found["lang"]) if found else None
+
+
+def stack_translation_of(rel):
+    """The language of a translation of stack.yaml (`stack.<lang>.yaml`), or None."""
+    found = STACK_TRANSLATION_NAME_RE.fullmatch(rel)
+    return found["lang"] if found else None
+
+
+def language_code(value):
+    value = string(value)
+    if not LANGUAGE_RE.fullmatch(value):
+        raise Invalid(f"expected {LANGUAGE_RULE}; got {describe(value)}")
+    return value
+
+
+LANGUAGE = {
+    "code": Field(language_code),
+    "title": Field(text, required=False, default="", max_length=LINE_MAX),
+    "description": Field(text, required=False, default=""),
+    "name": Field(text, required=False, default="", max_length=LINE_MAX),
+}
+
 STACK_MODEL = {
     "name": Field(string, max_length=LINE_MAX),
     "type": Field(one_of("subscription", "local")),
@@ -672,6 +722,15 @@ STACK = {
     "dailyDrivers": Field(records(DAILY_DRIVER)),
 }
 
+# A translation of stack.yaml (`stack.<lang>.yaml`): any of its fields, each list whole.
+STACK_TRANSLATION = {
+    "lastUpdated": Field(date, required=False, default=None),
+    "currentFocus": Field(string, required=False, default=""),
+    "models": Field(records(STACK_MODEL), required=False, default=None),
+    "dailyDrivers": Field(records(DAILY_DRIVER), required=False, default=None),
+}
+STACK_TRANSLATION_NAME_RE = re.compile(r"stack\.(?P<lang>[^./]+)\.yaml")
+
 SITE_LINK = {
     "name": Field(text),
     "url": Field(http_uri),
@@ -688,6 +747,7 @@ SITE = {
     "imageHosts": Field(host_list, required=False, default=[]),
     "comments": Field(comments, required=False, default={}),
     "analytics": Field(analytics, required=False, default={}),
+    "languages": Field(records(LANGUAGE), required=False, default=[]),
 }
 
 

@@ -12,9 +12,10 @@ fingerprint of the settings, since what it changes is exactly that.
 import datetime
 
 from django.conf import settings
-from django.db.models import Max, Min
+from django.db.models import Max, Min, Q
 
-from .models import Article, ScheduledArticle
+from . import rules
+from .models import Article, ScheduledArticle, Translation
 
 
 def build_date():
@@ -23,7 +24,10 @@ def build_date():
 
 def hold(rel, fields):
     """Mark a parsed article's fields as scheduled when its date is after the build's."""
-    if rel.startswith("articles/") and not fields.get("draft") and fields["date"] > build_date():
+    if rules.translation_of(rel):  # a translation dated after the build's: held back as an article is
+        if not fields.get("draft") and fields.get("date") and fields["date"] > build_date():
+            fields["draft"] = fields["scheduled"] = True
+    elif rel.startswith("articles/") and not fields.get("draft") and fields["date"] > build_date():
         fields["draft"] = fields["scheduled"] = True
 
 
@@ -32,7 +36,13 @@ def shifted():
     today = build_date()
     due = ScheduledArticle.objects.filter(date__lte=today).values_list("slug", flat=True)
     early = Article.objects.published().filter(date__gt=today).values_list("slug", flat=True)
-    return {f"articles/{slug}.md" for slug in [*due, *early]}
+    # The translations' too (their own `date`): a scheduled one come due, a published one early.
+    translations = Translation.objects.filter(
+        Q(scheduled=True, date__lte=today) | Q(draft=False, date__gt=today)
+    )
+    return {f"articles/{slug}.md" for slug in [*due, *early]} | set(
+        translations.values_list("source_path", flat=True)
+    )
 
 
 def window():
@@ -40,6 +50,11 @@ def window():
     there is none): while the build's date stays within them, no article changes state."""
     latest = Article.objects.published().aggregate(day=Max("date"))["day"]
     earliest = ScheduledArticle.objects.aggregate(day=Min("date"))["day"]
+    own = Translation.objects.aggregate(
+        latest=Max("date", filter=Q(draft=False)), earliest=Min("date", filter=Q(scheduled=True))
+    )
+    latest = max(filter(None, [latest, own["latest"]]), default=None)
+    earliest = min(filter(None, [earliest, own["earliest"]]), default=None)
     return [day.isoformat() if day else None for day in (latest, earliest)]
 
 

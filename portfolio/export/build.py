@@ -27,6 +27,7 @@ from django.test.utils import override_settings
 
 from portfolio.content import schedule
 from portfolio.content.importer import import_content
+from portfolio.content.languages import catalog_warnings
 from portfolio.content.models import Site
 from portfolio.content.schema import migrate
 from portfolio.interrupts import signals_held
@@ -89,6 +90,8 @@ def build(out_dir, *, full=False, force=False, workers=None, wait=False, stderr=
             migrate()
             import_content(settings.CONTENT_DIR, progress=Progress(stderr, "importing"), full=full,
                            stats=state.content_stats)  # fmt: skip
+            for warning in catalog_warnings():  # a language whose pages show English labels
+                stderr.write(f"warning: {warning}\n")
         with as_deployed(), Site.build_cache(), staged(state):
             with state.phases("plan"):
                 plan(state)

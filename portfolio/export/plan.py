@@ -25,7 +25,18 @@ from pages import series as series_
 from pages.feeds import SiteFeed
 from pages.twins import llms_full_parts
 from portfolio.content import aliases, importer
-from portfolio.content.models import Article, MediaFile, Page, Project, Site, Stack, Tagging
+from portfolio.content.languages import item_address, other_language, published_translations
+from portfolio.content.models import (
+    Article,
+    MediaFile,
+    Page,
+    Project,
+    Site,
+    Stack,
+    StackTranslation,
+    Tagging,
+    Translation,
+)
 from portfolio.reversing import slug_reverser
 from portfolio.shows import Shows
 
@@ -153,7 +164,14 @@ class Keys:
         stack = Stack.objects.values_list("content_hash", flat=True).get()
         # Every page's header links to the standalone pages with `nav: true`: part of the identity.
         nav = list(Page.objects.in_nav().values_list("slug", "title", "order"))
-        self.site = hash_of(self.code, site, nav)
+        # Every page links to its versions in the site's other languages (hreflang, the switcher):
+        # with translations, they are part of the identity (without, the key is as it was).
+        translations = sorted(
+            (*key, sorted(found.items())) for key, found in published_translations().items()
+        )
+        if stacks := sorted(StackTranslation.objects.values_list("language", "content_hash")):
+            translations.append(("stack", stacks))
+        self.site = hash_of(self.code, site, nav, *([translations] if translations else []))
         # An item's page, JSON and twin show the item and the site; an article's page also links
         # to the articles before and after it in the list, by title. Made here in one pass (30,000
         # targets share 10,000 of them).
@@ -243,6 +261,7 @@ class Keys:
             "lists": self.all,
             "bodies": hash_of(self.all, "bodies", list(hashes.items())),
             "code": self.code,
+            "languages": hash_of(self.all, "languages", list(hashes.items()), translations),
             "feed": feed,
             **tags,
             "projects": hash_of(self.site, "projects", listed_projects),
@@ -308,6 +327,24 @@ class Keys:
         raise LookupError(f"{target.uri} (route {target.route}): no {part} {piece!r} to show")
 
 
+def draft_translations():
+    """[(file, address, title)] of every translation that is not published (a draft, scheduled, or
+    of a draft original): verify refuses its address anywhere."""
+    published = Translation.objects.published().values("pk")
+    rows = Translation.objects.exclude(pk__in=published).order_by("source_path")
+    return [
+        (row.source_path, item_address(row.kind, row.slug, row.language), row.title)
+        for row in rows
+        if other_language(row.language)  # the import refuses any other
+    ]
+
+
+def drafts_key(state):
+    """What the manifest records of the drafts: a build whose drafts changed searches the files
+    it carries over for them again. The same as before languages when no translation is a draft."""
+    return hash_of(state.drafts, *([state.draft_translations] if state.draft_translations else []))
+
+
 def plan(state):
     """Fill in `build`'s targets, their keys, and which of them to render: those whose file the
     previous build's output cannot stand for."""
@@ -321,6 +358,7 @@ def plan(state):
     state.code = key_of.code
     state.base_url = Site.load().base_url
     state.drafts = sorted(Article.objects.filter(draft=True).values_list("slug", "title"))
+    state.draft_translations = draft_translations()
     moves = aliases.moves()
     state.host_files = {
         "_headers": hosts.headers_file([page.get_absolute_url() for page in Page.objects.published()]),

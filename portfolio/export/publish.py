@@ -36,7 +36,7 @@ def publish(state):
             files[path] = [key, *stat]
         manifest.write(state.out_dir, {
             "inputs": state.inputs,
-            "drafts": plan.hash_of(state.drafts),
+            "drafts": plan.drafts_key(state),
             "schedule": schedule.window(),  # a build's date outside it has articles to (un)publish
             "base_url": state.base_url,
             "files": files,

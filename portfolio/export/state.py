@@ -47,6 +47,8 @@ class BuildState:
     to_render: list = field(default_factory=list)
     base_url: str = ""
     drafts: list = field(default_factory=list)  # [(slug, title)] of every draft article
+    # [(file, address, title)] of every draft or scheduled translation (plan.draft_translations)
+    draft_translations: list = field(default_factory=list)
     host_files: dict = field(default_factory=dict)  # {"_headers": text, "_redirects": text}
     redirect_pages: dict = field(default_factory=dict)  # {file: HTML} of host_files (REDIRECT_PAGES)
 

@@ -51,6 +51,8 @@ LINK_SOURCE = re.compile(r"llms\.txt|feed\.xml|(tags|series)/[^/]+/feed\.xml")
 # is what follows the prefix (a slug's whole run of slug characters, or a JSON string).
 ADDRESS = re.compile(rb"/articles/([a-z0-9_-]*)")
 SLUG_FIELD = re.compile(rb'"slug":"([a-z0-9_-]*)"')
+# A translation's address (/fr/articles/<slug>, /fr/<page>): a draft translation's must be nowhere.
+TRANSLATED_ADDRESS = re.compile(rb"(/[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,2}/(?:articles/|projects/)?[a-z0-9_-]*)")
 TITLE_FIELD = re.compile(rb'"title":("[^"\\]*(?:\\.[^"\\]*)*")')  # unrolled: no alternation per character
 SITEMAP_FILE = re.compile(r"sitemap[^/]*\.xml")
 SITEMAP_LOC = re.compile(r"<loc>(?P<url>[^<]+)</loc>")
@@ -116,7 +118,7 @@ def llms_txt_problems(path, body):
 
 
 class Verifier:
-    def __init__(self, base_url, files, openapi, drafts, redirect_pages=()):
+    def __init__(self, base_url, files, openapi, drafts, redirect_pages=(), draft_translations=()):
         """`files`: every path of the new build; `drafts`: [(slug, title)] of every draft;
         `redirect_pages`: the files among them that send the reader from an old address on
         (hosts.redirect_pages), which are no item's page."""
@@ -133,13 +135,19 @@ class Verifier:
         titles = {}
         for slug, title in drafts:
             for encoded in (json.dumps(title), json.dumps(title, ensure_ascii=False)):
-                titles[encoded.encode()] = slug
-        slugs = {slug.encode(): slug for slug, _ in drafts}
+                titles[encoded.encode()] = f"articles/{slug}.md"
+        slugs = {slug.encode(): f"articles/{slug}.md" for slug, _ in drafts}
         self.leaks = [
             ("address", ADDRESS, slugs),
             ("slug", SLUG_FIELD, slugs),
             ("title", TITLE_FIELD, titles),
         ]
+        # A draft (or scheduled) translation (plan.draft_translations): its address under its
+        # language's prefix, in a link, a sitemap, a feed or an alternate of its original.
+        if draft_translations:
+            addresses = {address.encode(): rel for rel, address, _ in draft_translations}
+            self.leaks.append(("address", TRANSLATED_ADDRESS, addresses))
+        self.any_drafts = bool(drafts or draft_translations)
 
     # --- per file ---------------------------------------------------------------------------
 
@@ -182,12 +190,12 @@ class Verifier:
         after a prefix (one regular expression each, searched for its literal prefix in C)
         looked up among the drafts'. An address is a slug's whole run of slug characters (slugs
         are [a-z0-9_-]): /articles/draft-two is no leak of `draft`."""
-        if not self.drafts:
+        if not self.any_drafts:
             return []
         found = set()
         for kind, pattern, drafts in self.leaks:
             for value in drafts.keys() & set(pattern.findall(body)):
-                found.add(f"{path}: holds the {kind} of draft articles/{drafts[value]}.md")
+                found.add(f"{path}: holds the {kind} of draft {drafts[value]}")
         return sorted(found)
 
     def check_api_json(self, path, data):
@@ -483,7 +491,9 @@ def verify(state):
     the output would break first (limits.py)."""
     limits = host_limit_problems(state)
     openapi = json.loads(state.read("openapi.json"))
-    verifier = Verifier(state.base_url, state.files, openapi, state.drafts, state.redirect_pages)
+    verifier = Verifier(
+        state.base_url, state.files, openapi, state.drafts, state.redirect_pages, state.draft_translations
+    )
     previous = state.previous
     # Per file, on what this build rendered (the rest passed these checks when it was made).
     rendered = sorted(set(state.rendered) - set(state.host_files))
@@ -493,7 +503,7 @@ def verify(state):
     with closing(results):  # a signal meanwhile stops the pool now (workers.map_chunks)
         problems = [problem for chunk in results for problem in chunk]
     # New or renamed drafts, or another address: what was carried over is searched again.
-    drafts_changed = plan.hash_of(state.drafts) != previous.get("drafts")
+    drafts_changed = plan.drafts_key(state) != previous.get("drafts")
     if state.carried and (drafts_changed or state.base_url != previous.get("base_url")):
         for target in state.carried:
             problems += verifier.draft_leaks(target.path, state.read(target.path))

@@ -21,6 +21,11 @@ TITLE = re.compile(r"""(?:\btitle\s*:|\bSITE_TITLE\s*=)\s*(["'`])(?P<value>[^"'`
 DESCRIPTION = re.compile(r"""(?:\bdesc\s*:|\bSITE_DESCRIPTION\s*=)\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 AUTHOR = re.compile(r"""\bauthor\s*:\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 URL = re.compile(r"""\b(?:site|website)\s*:\s*(["'`])(?P<value>https?://[^"'`\s]+)\1""")
+# astro.config's i18n routing: `i18n: { defaultLocale: "en", locales: ["en", "fr"] }` (the
+# locales written as strings; one written as `{ path, codes }` is not read).
+I18N = re.compile(r"\bi18n\s*:\s*\{(?P<body>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}", re.S)
+DEFAULT_LOCALE = re.compile(r"""\bdefaultLocale\s*:\s*(["'`])(?P<value>[\w-]+)\1""")
+LOCALES = re.compile(r"""\blocales\s*:\s*\[(?P<value>[^\]]*)\]""")
 
 
 # How much of each config file the title, description, author and address are looked for in.
@@ -60,6 +65,17 @@ class Astro:
         self.description = _found(DESCRIPTION, config)
         self.author = _found(AUTHOR, config)
         self.url = _found(URL, config).rstrip("/")
+        # i18n: each locale's posts in a folder of its own under the collection's (Astro's
+        # recipe: blog/en/post.md, blog/fr/post.md); the default's are the originals.
+        i18n = I18N.search(config)
+        body = i18n["body"] if i18n else ""
+        self.default_language = _found(DEFAULT_LOCALE, body).lower() or "en"
+        found = LOCALES.search(body)
+        self.locales = (
+            {code.lower() for code in re.findall(r"""["'`]([\w-]+)["'`]""", found["value"])}
+            if found
+            else set()
+        )
 
     def _posts_collection(self):
         """(name, folder, glob pattern or None) of the posts: the content config's collection named
@@ -115,7 +131,11 @@ class Astro:
                 yield Skip(rel, "MDX: its components cannot be converted; move it by hand")
             elif path.suffix.lower() in MARKDOWN_SUFFIXES:
                 name = path.parent.name if path.stem == "index" and path.parent != self.blog else path.stem
-                yield read_post(path, self.source, name)
+                post = read_post(path, self.source, name)
+                locale = self._locale(path)
+                if isinstance(post, Post) and locale and locale != self.default_language:
+                    post.language = locale  # a translation of the default locale's post of that name
+                yield post
             # other files beside the posts are images and the like, copied when a post uses them
         yield from self._pages()
 
@@ -142,6 +162,11 @@ class Astro:
                 page.address = "/" + "/".join(parts) + "/"
             yield page
 
+    def _locale(self, path):
+        """The i18n locale whose folder (the first under the collection's) holds `path`, or None."""
+        first = path.relative_to(self.blog).parts[0]
+        return first.lower() if first.lower() in self.locales and first != path.name else None
+
     def old_addresses(self, post):
         """The route's address: `<route><id>/`, the id being the front matter's slug or the file's
         path under the collection's folder, each segment slugified as Astro does (an index.md is
@@ -151,6 +176,13 @@ class Astro:
         if isinstance(post.fields.get("slug"), str) and post.fields["slug"].strip():
             return [f"{self.route}{post.fields['slug'].strip().strip('/')}/"]
         folders = post.path.parent.relative_to(self.blog).parts
+        if self._locale(post.path):  # Astro's i18n routing: the default locale's at the route,
+            folders = folders[1:]  # another's under /<locale>/ (prefixDefaultLocale: false)
+            prefix = f"/{post.language}" if post.language else ""
+            parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
+            return (
+                [prefix + self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
+            )
         if self.astropaper:
             segments = [_segment(part) for part in folders if not part.startswith("_")]
             return [self.route + "/".join([*segments, _segment(post.path.stem)]) + "/"]

@@ -52,6 +52,7 @@ class Plan:
     copies: dict  # {path under DEST: source file}
     hosts: set
     addresses: int
+    languages: list = field(default_factory=list)  # site.yaml's, the default first; [] for one
 
     @property
     def failed(self):
@@ -150,17 +151,31 @@ class Move:
             else:
                 posts.append(entry)
         context = Context(urlsplit(self.site.url).hostname if self.site.url else None)
+        # Translations (a Hugo `post.fr.md`, an Astro locale's folder) go beside their originals.
+        translations = [post for post in posts if post.language]
+        posts = [post for post in posts if not post.language]
         slugs = self._slugs(posts)
         content_root = getattr(self.site, "content", None) or getattr(self.site, "blog", None)
         for post in posts:
             context.add_names(post, slugs[post.rel], content_root)
+        originals = {(post.kind, post.section, post.name): post for post in posts}
+        for translation in translations:
+            original = originals.get((translation.kind, translation.section, translation.name))
+            if original is None:
+                why = f"a translation ({translation.language}) of no moved post or page: move it by hand"
+                outcomes.append(Outcome(translation.rel, "skipped", why))
+            else:
+                slugs[translation.rel] = slugs[original.rel]
+        translations = [post for post in translations if post.rel in slugs]
+        posts += translations
         moves = self._addresses(posts, slugs, context)
         media, hosts, files = Media(self.source, self.dest), set(), {}
         for done, post in enumerate(posts, 1):
             if progress:
                 progress(done, len(posts))
             folder = "pages" if post.kind == "page" else "articles"
-            outcome = Outcome(post.rel, "converted", f"{folder}/{slugs[post.rel]}.md")
+            language = f".{post.language}" if post.language else ""
+            outcome = Outcome(post.rel, "converted", f"{folder}/{slugs[post.rel]}{language}.md")
             context.from_kind = post.kind
             try:
                 text, outcome.dropped = self._article(
@@ -184,7 +199,10 @@ class Move:
             outcomes.append(outcome)
         outcomes.sort(key=lambda outcome: outcome.rel)
         addresses = sum(len(paths) for paths in moves.values())
-        return Plan(outcomes, files, media.copies, hosts, addresses)
+        codes = sorted({post.language for post in translations})
+        default = getattr(self.site, "default_language", "en")
+        languages = [default, *(code for code in codes if code != default)] if codes else []
+        return Plan(outcomes, files, media.copies, hosts, addresses, languages)
 
     def _slugs(self, posts):
         """{source rel: slug}: the front matter's `slug` or the file's (bundle's) name, made
@@ -267,6 +285,8 @@ class Move:
         title = self._title(post)
         if not _scalar(fields.get("title")):
             post.warn(f"no title: {title!r}, from the file's name")
+        if post.language:
+            return self._translation(post, slug, title, body, aliases)
         if post.kind == "page":
             return self._page(post, slug, title, body, aliases)
         date = self._date(post)
@@ -299,6 +319,30 @@ class Move:
         mapped = {*site.known, key, image_key, "series"}
         dropped = sorted(k for k in fields if k not in mapped and not (k == "draft" and fields[k] is False))
         return text, dropped
+
+    def _translation(self, post, slug, title, body, aliases):
+        """(the translation file's text, the keys dropped): what it translates (its title,
+        description, tags, date, draft, body) and its old addresses; the rest is its original's."""
+        fields, kind = post.fields, "pages" if post.kind == "page" else "articles"
+        _, description = first_of(fields, "description", "summary", "excerpt")
+        description = _oneline(_scalar(description)) or first_paragraph(body) or title
+        lines = ["---", f"title: {_quoted(title)}",
+                 f"description: {_quoted(_clean(description, post, 'description'))}"]  # fmt: skip
+        if kind == "articles":
+            if any(date_of(fields.get(key)) for key in self.site.date_keys):
+                lines.append(f"date: {self._date(post).isoformat()}")
+            if tags := self._tags(post):
+                lines.append("tags: [" + ", ".join(map(_quoted, tags)) + "]")
+        if _draft(post):
+            lines.append("draft: true")
+        if aliases:
+            lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
+        text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
+        rel = f"{kind}/{slug}.{post.language}.md"
+        rules.parse_markdown_file(text.encode(), rel, rules.TRANSLATIONS[kind])
+        mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "draft",
+                  "tags", "categories", *self.site.date_keys}  # fmt: skip
+        return text, sorted(k for k in fields if k not in mapped)
 
     def _page(self, post, slug, title, body, aliases):
         """(the page file's text, the keys dropped) of a standalone page."""

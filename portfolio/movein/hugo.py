@@ -66,6 +66,20 @@ class Hugo:
             and settings.get("contentdir")
             and str(code).lower() != self.default_language
         }
+        # Those outside the default language's folder, read too (inside SOURCE only).
+        self.language_folders = {}
+        for code, settings in languages.items():
+            written = settings.get("contentdir") if isinstance(settings, dict) else None
+            if not written or str(code).lower() == self.default_language:
+                continue
+            folder = source / str(written)
+            inside = (
+                not PurePosixPath(str(written)).is_absolute()
+                and ".." not in PurePosixPath(str(written)).parts
+            )
+            if inside and folder.is_dir() and not leads_out(folder, source):
+                if not folder.resolve().is_relative_to(self.content.resolve()):
+                    self.language_folders[str(code)] = folder
         self.title = text_of(config.get("title"))
         self.description = text_of(params.get("description") or config.get("description"))
         author = params.get("author") or config.get("author")
@@ -136,6 +150,8 @@ class Hugo:
     def entries(self):
         yield from self.skipped
         files = walk(self.content)
+        for folder in self.language_folders.values():
+            files += walk(folder)
         bundles = {
             path.parent
             for path in files
@@ -151,9 +167,7 @@ class Hugo:
                 continue  # a bundle's images and other files, copied when a page uses them
             stem, language = self._language(path.stem)
             translated = self._translated(path)
-            if language or translated:
-                yield Skip(rel, f"translation (languages are a later issue): {language or translated}")
-                continue
+            language = (language or translated or "").lower() or None
             if stem == "_index":
                 yield Skip(rel, "a section's list page, not a post")
                 continue
@@ -164,12 +178,15 @@ class Hugo:
                 )
                 continue
             page_dir = (bundle or path).parent
-            section = page_dir.relative_to(self.content).as_posix()
+            root = self.content if not translated else self.language_folders.get(translated, self.content)
+            section = page_dir.relative_to(root).as_posix()
             section = "" if section == "." else section
             post = read_post(path, self.source, bundle.name if bundle else stem, section=section)
             if isinstance(post, Post) and _headless(post.fields):
                 yield Skip(rel, "a headless page (never rendered on the old site)")
             else:
+                if isinstance(post, Post):
+                    post.language = language  # a translation of the post of the same name
                 pages.append(post)
         counts = Counter(p.section.split("/")[0] for p in pages if isinstance(p, Post) and p.section)
         main = set(self.main_sections) or ({counts.most_common(1)[0][0]} if counts else set())
@@ -215,6 +232,8 @@ class Hugo:
             page = self._permalink(pattern, post) if pattern else f"{folder}/{self._slug(post)}/"
             if self.lowercase:
                 page = page.lower()
+        if post.language:  # Hugo publishes another language's pages under /<lang>/
+            page = f"/{post.language}{page}"
         page = self.base_path + page
         found = [page]
         directory = str(PurePosixPath(page).parent).rstrip("/") + "/"

@@ -42,6 +42,7 @@ class Post:
     kind: str = "article"  # or "page": a standalone page (an about page), written to pages/
     address: str = ""  # a page's address on the old site, when its reader knows it from its path
     nav: int | None = None  # a page in the old site's main menu: its place there
+    language: str | None = None  # a translation's language (of the post of the same name), lowercase
     warnings: list = field(default_factory=list)  # [(line or None, message)]
 
     def warn(self, message, at=None):

@@ -53,10 +53,17 @@ def site_files(dest, site, plan):
             raise SiteUnreadable(f"{site_yaml}: cannot be read: {exc}") from None
         merged = with_image_hosts(text, plan.hosts, site_yaml)
         if merged != text:
-            files["site.yaml"] = merged.encode()
             notes.append(f"site.yaml: imageHosts now lists {', '.join(sorted(plan.hosts))}")
+        if plan.languages and not re.search(r"^languages:", merged, re.M):
+            merged = merged.rstrip("\n") + "\n" + languages_block(plan.languages)
+            notes.append(f"site.yaml: languages now lists {', '.join(plan.languages)}")
+        if merged != text:
+            files["site.yaml"] = merged.encode()
     else:
         files["site.yaml"] = new_site(site, plan.hosts, notes).encode()
+        if plan.languages:
+            files["site.yaml"] += languages_block(plan.languages).encode()
+            notes.append(f"site.yaml: languages lists {', '.join(plan.languages)}, the default first")
     if not (dest / "stack.yaml").exists():
         dates = [m[1] for text in plan.files.values() if (m := re.search(rb"^date: (\S+)$", text, re.M))]
         newest = max(dates).decode() if dates else datetime.date.today().isoformat()
@@ -65,6 +72,11 @@ def site_files(dest, site, plan):
         ).encode()
         notes.append("stack.yaml: written empty: fill in the stack profile (docs/content-format.md)")
     return files, notes
+
+
+def languages_block(codes):
+    """site.yaml's `languages` (content-format.md, "Languages"), the default first."""
+    return "languages:\n" + "".join(f"  - code: {_quoted(code)}\n" for code in codes)
 
 
 def new_site(site, hosts, notes):

@@ -31,11 +31,18 @@ def article(files, slug):
 def test_hugo(tmp_path):
     report, files = move("hugo", SITES / "hugo", tmp_path / "dest")
     assert sorted(name for name in files if name.startswith("articles/")) == [
-        "articles/bundle-post.md", "articles/draft-post.md", "articles/first-light.md",
-        "articles/json-note.md", "articles/toml-post.md",
+        "articles/bundle-post.md", "articles/draft-post.md", "articles/first-light.fr.md",
+        "articles/first-light.md", "articles/json-note.md", "articles/toml-post.md",
     ]  # fmt: skip
     assert "skipped    content/posts/_index.md: a section's list page, not a post" in report
-    assert "content/posts/first-light.fr.md: translation (languages are a later issue): fr" in report
+    # A translation comes in beside its original (the config names no language: any `.xx`), at
+    # its old address under /fr/; site.yaml's languages list it after the default.
+    assert "converted  content/posts/first-light.fr.md -> articles/first-light.fr.md" in report
+    assert files["articles/first-light.fr.md"].decode() == (
+        '---\ntitle: "Première lumière"\ndescription: "Le miroir est revenu."\ndate: 2021-03-14\n'
+        'aliases:\n  - "/fr/posts/first-light/"\n---\nLe miroir est revenu.\n'
+    )
+    assert files["site.yaml"].decode().endswith('languages:\n  - code: "en"\n  - code: "fr"\n')
     # Outside the main sections: a standalone page.
     assert "converted  content/about.md -> pages/about.md" in report
     assert files["pages/about.md"].decode() == (
@@ -139,7 +146,8 @@ def test_jekyll(tmp_path):
 def test_the_moved_folder_imports(generator, tmp_path, settings):
     move(generator, SITES / generator, tmp_path / "dest")
     import_content(tmp_path / "dest", workers=1)
-    assert Article.objects.count() == len(list((tmp_path / "dest/articles").glob("*.md")))
+    originals = [path for path in (tmp_path / "dest/articles").glob("*.md") if path.stem.count(".") == 0]
+    assert Article.objects.count() == len(originals)
     if generator == "astro":  # ```ts title="src/config.ts" is code, not a paragraph
         body = Article.objects.get(slug="setting-up-the-press").body_html
         assert '<div class="highlight"><pre tabindex="0">' in body and 'title="src/config.ts"' not in body
@@ -199,3 +207,26 @@ def test_an_existing_folder_is_added_to(tmp_path):
     hosts = yaml.safe_load(site)["imageHosts"]
     assert hosts == [*yaml.safe_load(site_before)["imageHosts"], "res.cloudinary.com"]
     assert "stack.yaml" not in report  # it has one
+
+
+@pytest.mark.django_db
+def test_astro_i18n_folders_come_in_as_translations(tmp_path, settings):
+    report, files = move("astro", SITES / "astro-i18n", tmp_path / "dest")
+    assert sorted(name for name in files if name.startswith("articles/")) == [
+        "articles/first-steps.fr.md", "articles/first-steps.ja.md", "articles/first-steps.md",
+    ]  # fmt: skip
+    assert "converted  src/content/blog/fr/first-steps.md -> articles/first-steps.fr.md" in report
+    assert (
+        "skipped    src/content/blog/fr/only-in-french.md: a translation (fr) of no moved post or page: "
+        "move it by hand" in report
+    )
+    assert '  - "/blog/first-steps/"' in files["articles/first-steps.md"].decode()  # the default's
+    french = files["articles/first-steps.fr.md"].decode()
+    assert french.startswith('---\ntitle: "Premiers pas"\ndescription: "Là où le carnet commence."\n')
+    assert '  - "/fr/blog/first-steps/"' in french  # its old address, under its locale
+    assert "date: 2024-08-26" in files["articles/first-steps.ja.md"].decode()
+    assert (
+        files["site.yaml"].decode().endswith('languages:\n  - code: "en"\n  - code: "fr"\n  - code: "ja"\n')
+    )
+    import_content(tmp_path / "dest", workers=1)  # it imports as it is
+    assert Article.objects.count() == 1

@@ -24,7 +24,8 @@ def old_addresses(dest):
         if "draft: true" in text:
             continue
         for alias in re.findall(r'^  - "(.+)"$', text, re.M):
-            page = f"/articles/{article.stem}"
+            slug, _, language = article.stem.partition(".")  # a translation: under its language
+            page = f"/{language}/articles/{slug}" if language else f"/articles/{slug}"
             found.update({spelling: page for spelling in spellings(alias)} if alias.startswith("/") else
                          {f"/articles/{alias}": page})  # fmt: skip
     return found

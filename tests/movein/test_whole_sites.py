@@ -29,8 +29,10 @@ def old_addresses(dest):
             text = item.read_text()
             if "\ndraft: true\n" in text:
                 continue
+            slug, _, language = item.stem.partition(".")  # a translation: under its language
+            page = (f"/{language}" if language else "") + prefix + slug
             for alias in re.findall(r'^  - "(/.+)"$', text, re.M):
-                found.update({spelling: prefix + item.stem for spelling in spellings(alias)})
+                found.update({spelling: page for spelling in spellings(alias)})
     return found
 
 
@@ -84,14 +86,26 @@ def test_what_each_site_became(moved):
         assert "content/search.md: a page its theme made (layout 'search')" in report
         assert "image: bundle-trip/view.png" in text["articles/bundle-trip.md"]
     elif name == "hugo-multilingual":
+        # Translations come in beside their originals, with their old addresses under /<lang>/,
+        # and site.yaml lists the languages, the config's default first.
         assert (
-            "content/post/tea-notes/index.zh-hant-tw.md: translation (languages are a later issue)" in report
+            "converted  content/post/tea-notes/index.zh-hant-tw.md -> articles/tea-notes.zh-hant-tw.md"
+            in report
         )
-        assert "content/post/kettles.fr.md: translation (languages are a later issue): fr" in report
+        assert "converted  content/post/kettles.fr.md -> articles/kettles.fr.md" in report
         assert sorted(p for p in text if p.startswith("articles/")) == [
+            "articles/kettles.fr.md",
             "articles/kettles.md",
+            "articles/tea-notes.fr.md",
             "articles/tea-notes.md",
+            "articles/tea-notes.zh-hant-tw.md",
         ]
+        assert '  - "/fr/post/kettles/"' in text["articles/kettles.fr.md"]
+        assert (
+            files["site.yaml"]
+            .decode()
+            .endswith('languages:\n  - code: "en"\n  - code: "fr"\n  - code: "zh-hant-tw"\n')
+        )
         assert sorted(p for p in text if p.startswith("pages/")) == ["pages/about.md", "pages/links.md"]
         assert "The [about page](../pages/about.md)" in text["articles/tea-notes.md"]
         assert "[the tea notes](tea-notes.md)" in text["articles/kettles.md"]

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from portfolio.content.importer import import_content
+from portfolio.content.languages import catalog_warnings
 from portfolio.content.rules import ContentInvalid
 from portfolio.content.schema import migrate
 from portfolio.progress import Progress
@@ -30,4 +31,6 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{len(exc.errors)} problem(s) in {content_dir}; nothing was imported."
             ) from None
+        for warning in catalog_warnings():  # a language whose pages show English labels
+            self.stderr.write(f"warning: {warning}")
         self.stdout.write(result.summary())

@@ -1,0 +1,359 @@
+"""The pages of the site's other languages (site.yaml's `languages` after the first), under
+`/<lang>/`: its home, its lists, each translated item, its tags, its feed, its 404 page. Each is
+rendered with the language active (LanguageMiddleware) by the default language's templates, from
+the items as their translations show them (portfolio.content.languages.translated). The default
+language's pages stay where they are, and the API's documents stay in it (the spec's)."""
+
+from typing import NamedTuple
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from pages import cards, twins
+from pages.feeds import SiteFeed
+from pages.tags import _slug
+from portfolio.content import languages
+from portfolio.content.models import Article, Page, Site, Stack, StackTranslation, Translation
+
+from .views import LATEST_ARTICLES, ArticlePage, ProjectPage, StandalonePage
+
+
+class LanguageConverter:
+    """`<lang:lang>`: a language's code as site.yaml writes it (`fr`, `zh-hans`). Whether the site
+    has it is the view's question (the languages are content, the routes are code)."""
+
+    regex = r"[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,2}"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+def language_or_404(code):
+    found = languages.other_language(code)
+    if found is None:
+        raise Http404("The site has no such language")
+    return found
+
+
+def language_codes():
+    """Every language but the default."""
+    return [lang.code for lang in languages.languages()[1:]]
+
+
+def language_params():
+    """django-distill's parameters: every language but the default (a generator: an empty list
+    would be read as a route without parameters)."""
+    yield from language_codes()
+
+
+def home(request, lang):
+    language_or_404(lang)
+    projects = languages.translated_items("projects", lang)
+    context = {
+        "featured": [project for project in projects if project.featured],
+        "articles": languages.translated_items("articles", lang)[:LATEST_ARTICLES],
+        "stack": Stack.objects.only("current_focus").first(),
+    }
+    return render(request, "pages/home.html", context)
+
+
+def one_page(kind):
+    """A language's list: every translated item on one page (saying so when there is none)."""
+
+    def view(request, lang):
+        language_or_404(lang)
+        context = {kind: languages.translated_items(kind, lang), "page_number": 1, "page_count": 1}
+        return render(request, f"pages/{kind[:-1]}_list.html", context)
+
+    return view
+
+
+project_list, article_list = one_page("projects"), one_page("articles")
+
+
+class Translated:
+    """An item's page in another language: its original, as its published translation shows it."""
+
+    kind = None
+
+    def get_object(self, queryset=None):
+        language_or_404(self.kwargs["lang"])
+        original = super().get_object(queryset)
+        translation = get_object_or_404(
+            Translation.objects.published(), kind=self.kind, slug=original.slug, language=self.kwargs["lang"]
+        )
+        return languages.translated(original, translation)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        # The API's documents are the default language's; the markdown twin is this one's.
+        context["json_twin"] = None
+        context["series_box"], context["related"] = None, []
+        context["markdown_twin"] = self.request.path + ".md"  # TranslatedTwin
+        return context
+
+
+class ProjectTranslation(Translated, ProjectPage):
+    kind = "projects"
+
+
+class ArticleTranslation(Translated, ArticlePage):
+    kind = "articles"
+
+    def get_queryset(self):
+        return Article.objects.published().defer("body")
+
+
+class PageTranslation(Translated, StandalonePage):
+    kind = "pages"
+
+    def get_queryset(self):
+        return Page.objects.published().defer("body")
+
+
+class TranslatedTwin:
+    """A translation's markdown twin (/<lang>/articles/<slug>.md): the twin of its original as its
+    translation shows it, its page address its language's (its JSON stays the default language's:
+    the API's documents are the spec's)."""
+
+    kind = None
+
+    def get(self, request, lang, slug):
+        language_or_404(lang)
+        original = get_object_or_404(self.get_queryset(), slug=slug)
+        translation = get_object_or_404(
+            Translation.objects.published(), kind=self.kind, slug=slug, language=lang
+        )
+        item = languages.translated(original, translation)
+        base_url = Site.load().base_url
+        if self.kind == "pages":
+            return HttpResponse(twins.page_markdown(item, base_url), content_type=twins.MARKDOWN)
+        document = dict(self.get_serializer(item).data)
+        document["url"] = base_url + item.address
+        return HttpResponse(self.markdown(document), content_type=twins.MARKDOWN)
+
+
+class ProjectTwin(TranslatedTwin, twins.Twin):
+    kind = "projects"
+    queryset = twins.ProjectTwin.queryset
+    serializer_class = twins.ProjectTwin.serializer_class
+    markdown = staticmethod(twins.project_markdown)
+
+
+class ArticleTwin(TranslatedTwin, twins.Twin):
+    kind = "articles"
+    queryset = twins.ArticleTwin.queryset
+    serializer_class = twins.ArticleTwin.serializer_class
+    markdown = staticmethod(twins.article_markdown)
+
+
+class PageTwin(TranslatedTwin, twins.Twin):
+    kind = "pages"
+    queryset = twins.PageTwin.queryset
+
+
+class TranslatedCard:
+    """/cards/<lang>/articles/<slug>.png: a translation's social card, its title in its language
+    and script (card_drawing draws Arabic, Persian, CJK...), under that language's site title."""
+
+    kind = None
+
+    def get(self, request, lang, slug):
+        language = language_or_404(lang)
+        original = self.get_queryset().filter(slug=slug).first()
+        translation = Translation.objects.published().filter(kind=self.kind, slug=slug, language=lang).first()
+        if original is None or translation is None or cards.has_own_image(original):
+            raise Http404("No such card")
+        item = languages.translated(original, translation)
+        site_name = language.title or Site.load().title
+        return HttpResponse(cards.drawn(item.title, site_name, self.line(item)), content_type="image/png")
+
+
+class ProjectCard(TranslatedCard, cards.ProjectCard):
+    kind = "projects"
+
+
+class ArticleCard(TranslatedCard, cards.ArticleCard):
+    kind = "articles"
+
+
+def card_slugs(kind):
+    """django-distill's parameters of a kind's translated cards: (language, slug) of each published
+    translation whose original has no image of its own."""
+    model = languages.ORIGINALS[kind]
+
+    def slugs():
+        with_image = {
+            slug
+            for slug, image in model.objects.values_list("slug", "image")
+            if image and image.get("raster")
+        }
+        for lang, slug in translated_slugs(kind)():
+            if slug not in with_image:
+                yield lang, slug
+
+    return slugs
+
+
+class LanguageTag(NamedTuple):
+    """A tag of one language's translated items (their own tags, or their originals')."""
+
+    lang: str
+    slug: str
+    name: str
+    projects: int
+    articles: int
+    items: list
+
+    @property
+    def count(self):
+        return self.projects + self.articles
+
+    @property
+    def counted(self):
+        parts = [
+            f"{n} {kind if n == 1 else kind + 's'}"
+            for n, kind in ((self.projects, "project"), (self.articles, "article"))
+            if n
+        ]
+        return " and ".join(parts)
+
+    @property
+    def address(self):
+        return reverse("pages:lang-tag", kwargs={"lang": self.lang, "slug": self.slug})
+
+    @property
+    def feed_address(self):
+        return reverse("pages:lang-tag-feed", kwargs={"lang": self.lang, "slug": self.slug})
+
+
+@Site.build_cached
+def all_language_tags():
+    return {code: language_tags(code) for code in language_codes()}
+
+
+def language_tags(code):
+    """{slug: LanguageTag} of the language `code`, each with its items newest first."""
+    found = {}
+    items = [("projects", item) for item in languages.translated_items("projects", code)]
+    items += [("articles", item) for item in languages.translated_items("articles", code)]
+    items.sort(key=lambda pair: (-pair[1].date.toordinal(), pair[1].slug, pair[0] == "articles"))
+    for kind, item in items:
+        for name in item.stack if kind == "projects" else item.tags:
+            slug = _slug(name)
+            tagged = found.setdefault(slug, {"name": name, "items": []})
+            if not tagged["items"] or tagged["items"][-1][1] is not item:
+                tagged["items"].append((kind, item))
+    return {
+        slug: LanguageTag(
+            code,
+            slug,
+            tag["name"],
+            sum(kind == "projects" for kind, _ in tag["items"]),
+            sum(kind == "articles" for kind, _ in tag["items"]),
+            tag["items"],
+        )
+        for slug, tag in sorted(found.items())
+    }
+
+
+def language_tag(code, slug):
+    language_or_404(code)
+    found = all_language_tags().get(code, {}).get(slug)
+    if found is None:
+        raise Http404("No such tag in this language")
+    return found
+
+
+def language_tag_slugs():
+    """django-distill's parameters of every language's tag pages and feeds."""
+    yield from ((code, slug) for code, tags in all_language_tags().items() for slug in tags)
+
+
+def tag_page(request, lang, slug):
+    tag = language_tag(lang, slug)
+    context = {"tag": tag, "items": tag.items, "page_number": 1, "page_count": 1}
+    return render(request, "pages/tag.html", context)
+
+
+def stack(request, lang):
+    """/<lang>/stack, where stack.<lang>.yaml exists."""
+    language_or_404(lang)
+    shown = languages.translated_stack(lang)
+    if shown is None:
+        raise Http404("No stack profile in this language")
+    return render(request, "pages/stack.html", {"stack": shown})
+
+
+def stack_languages():
+    """django-distill's parameters: the languages with a stack.<lang>.yaml."""
+    yield from (code for code in language_codes() if StackTranslation.objects.filter(language=code).exists())
+
+
+def search(request, lang):
+    """/<lang>/search: the search page in that language, whose <html lang> has Pagefind search
+    that language's pages."""
+    language_or_404(lang)
+    return render(request, "pages/search.html")
+
+
+def not_found_page(request, lang):
+    language_or_404(lang)
+    return render(request, "pages/404.html", status=404)
+
+
+class LanguageFeed(SiteFeed):
+    """/<lang>/feed.xml: the newest translated projects and articles, as the site's feed."""
+
+    def get_object(self, request, lang):
+        language = language_or_404(lang)
+        site = Site.load()
+        channel = super().get_object(request)
+        home = reverse("pages:lang-home", kwargs={"lang": lang})
+        return channel._replace(
+            title=language.title or site.title,
+            subtitle=language.description or site.description,
+            page=home,
+            address=reverse("pages:lang-feed", kwargs={"lang": lang}),
+            tag=lang,
+        )
+
+    def entries(self, channel):
+        items = languages.translated_items("projects", channel.tag) + languages.translated_items(
+            "articles", channel.tag
+        )
+        items.sort(key=lambda entry: (-entry.date.toordinal(), entry.slug))
+        return items[: self.max_entries]
+
+
+class LanguageTagFeed(LanguageFeed):
+    """/<lang>/tags/<slug>/feed.xml."""
+
+    def get_object(self, request, lang, slug):
+        tag = language_tag(lang, slug)
+        channel = super().get_object(request, lang)
+        return channel._replace(
+            tag=f"{lang}/{slug}",
+            title=f"{tag.name} · {channel.title}",
+            subtitle=f"Projects and articles tagged “{tag.name}”, newest first.",
+            page=tag.address,
+            address=tag.feed_address,
+        )
+
+    def entries(self, channel):
+        tag = language_tag(*channel.tag.split("/", 1))
+        return [item for _kind, item in tag.items[: self.max_entries]]
+
+
+def translated_slugs(kind):
+    """django-distill's parameters of a kind's translated pages: (language, slug)."""
+
+    def slugs():
+        rows = Translation.objects.published().filter(kind=kind, language__in=language_codes())
+        yield from rows.order_by("language", "slug").values_list("language", "slug")
+
+    return slugs

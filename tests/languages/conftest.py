@@ -1,0 +1,3 @@
+"""The build's fixtures (tests/export/conftest.py): a real build, and servers in the background."""
+
+from tests.export.conftest import background, site  # noqa: F401

@@ -1,0 +1,315 @@
+"""Every language the owner writes in (issue 53): site.yaml's `languages`, translations as files
+beside their originals, the other languages' pages under /<lang>/, hreflang and the switcher,
+feeds and sitemaps per language, and a draft translation nowhere."""
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from portfolio.content.importer import import_content
+from portfolio.content.models import Translation
+from portfolio.content.rules import ContentInvalid
+
+from .content import write_multilingual
+
+BASE = "https://portfolio.test"
+
+
+@pytest.fixture
+def multilingual(db, tmp_path, settings):
+    settings.SITE_URL = ""
+    folder = write_multilingual(tmp_path / "content")
+    import_content(folder, workers=1)
+    return folder
+
+
+def problems(folder):
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(folder, workers=1)
+    return [str(error) for error in caught.value.errors]
+
+
+def html_root(response):
+    return re.search(r"<html[^>]*>", response.content.decode())[0]
+
+
+def alternates(response):
+    return re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">', response.content.decode())
+
+
+def test_translations_are_imported_as_rows_of_their_original(multilingual):
+    rows = Translation.objects.values_list("kind", "slug", "language", "draft")
+    assert set(rows) == {
+        ("articles", "first-post", "fr", False),
+        ("articles", "first-post", "fa", False),
+        ("articles", "first-post", "ja", False),
+        ("articles", "same-day", "fr", True),  # draft: true
+        ("articles", "crlf-post", "fr", True),  # dated after the build: held back
+        ("projects", "alpha-one", "fr", False),
+        ("projects", "alpha-one", "fa", False),
+        ("pages", "about", "fr", False),
+    }
+
+
+def test_a_language_not_listed_is_an_error_naming_the_file_and_the_language(multilingual):
+    (multilingual / "articles/first-post.de.md").write_text("---\ntitle: Erster\n---\nText.\n")
+    found = problems(multilingual)
+    assert any(
+        "articles/first-post.de.md" in p and "language" in p and "de is not one of" in p for p in found
+    )
+
+
+def test_a_translation_without_its_original_is_an_error_naming_the_missing_original(multilingual):
+    (multilingual / "articles/nowhere.fr.md").write_text("---\ntitle: Nulle part\n---\nTexte.\n")
+    found = problems(multilingual)
+    assert any(
+        "articles/nowhere.fr.md" in p and "articles/nowhere.md, which does not exist" in p for p in found
+    )
+
+
+def test_deleting_an_original_fails_while_its_translation_remains(multilingual):
+    (multilingual / "pages/about.md").unlink()
+    found = problems(multilingual)
+    assert any(
+        "pages/about.fr.md: original" in p and "pages/about.md, which does not exist" in p for p in found
+    )
+
+
+def test_a_translation_in_the_default_language_is_an_error(multilingual):
+    (multilingual / "articles/first-post.en.md").write_text("---\ntitle: First\n---\nText.\n")
+    assert any("default language" in p for p in problems(multilingual))
+
+
+def test_without_languages_a_translation_file_is_an_error(db, tmp_path, settings):
+    from tests.content_builder import write_content
+
+    folder = write_content(tmp_path / "content")
+    (folder / "articles/first-post.fr.md").write_text("---\ntitle: Premier\n---\nTexte.\n")
+    found = problems(folder)
+    assert any("site.yaml lists no languages" in p for p in found)
+
+
+@pytest.mark.parametrize(
+    ("path", "lang", "rtl"),
+    [
+        ("/", "en", False),
+        ("/articles/first-post", "en", False),
+        ("/fr/", "fr", False),
+        ("/fr/articles/first-post", "fr", False),
+        ("/fa/articles/first-post", "fa", True),
+        ("/ja/articles/first-post", "ja", False),
+        ("/fa/projects", "fa", True),
+        ("/ja/projects", "ja", False),
+    ],
+)
+def test_every_page_says_its_language_and_direction(multilingual, client, path, lang, rtl):
+    response = client.get(path)
+    assert response.status_code == 200
+    expected = f'<html lang="{lang}" dir="rtl">' if rtl else f'<html lang="{lang}">'
+    assert html_root(response) == expected
+
+
+def test_a_translation_shows_what_it_writes_and_the_rest_from_its_original(multilingual, client):
+    page = client.get("/fr/articles/first-post").content.decode()
+    assert "<h1>Premier article</h1>" in page
+    assert "Le corps en <strong>français</strong>." in page
+    # Its links lead to the translations where there are some (same-day's French one is a draft).
+    assert '<a href="/fr/projects/alpha-one">le projet</a>' in page
+    assert '<a href="/articles/same-day">un autre</a>' in page
+    assert 'href="/fr/tags/introduction"' in page  # its own tags, that language's tag pages
+    assert "2025-01-10" in page  # its original's date
+    project = client.get("/fr/projects/alpha-one").content.decode()
+    assert "Alpha Un" in project and "Une accroche" in project
+    assert "https://github.com/example/project" in project  # the original's
+
+
+def test_hreflang_alternates_are_absolute_reciprocal_and_name_x_default(multilingual, client):
+    expected = [
+        ("en", f"{BASE}/articles/first-post"),
+        ("fr", f"{BASE}/fr/articles/first-post"),
+        ("fa", f"{BASE}/fa/articles/first-post"),
+        ("ja", f"{BASE}/ja/articles/first-post"),
+        ("x-default", f"{BASE}/articles/first-post"),
+    ]
+    for path in ["/articles/first-post", "/fr/articles/first-post", "/fa/articles/first-post"]:
+        assert alternates(client.get(path)) == expected
+    # The project has no Japanese translation: no ja alternate.
+    assert [code for code, _ in alternates(client.get("/fr/projects/alpha-one"))] == [
+        "en",
+        "fr",
+        "fa",
+        "x-default",
+    ]
+
+
+def test_the_switcher_leads_to_the_same_item_or_that_languages_home(multilingual, client):
+    page = client.get("/fr/projects/alpha-one").content.decode()
+    switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
+    links = re.findall(r'href="([^"]+)" hreflang="([^"]+)"', switcher)
+    assert links == [("/projects/alpha-one", "en"), ("/fr/projects/alpha-one", "fr"),
+                     ("/fa/projects/alpha-one", "fa"), ("/ja/", "ja")]  # fmt: skip
+    assert 'aria-current="true">Français<' in switcher  # its own name
+    assert "فارسی" in switcher  # site.yaml's name for it
+
+
+def test_a_draft_translation_leaks_nowhere(multilingual, client):
+    assert client.get("/fr/articles/same-day").status_code == 404
+    assert client.get("/fr/articles/crlf-post").status_code == 404  # scheduled
+    original = client.get("/articles/same-day").content.decode()
+    assert "/fr/articles/same-day" not in original
+    assert "Brouillon" not in client.get("/fr/articles").content.decode()
+    feed = client.get("/fr/feed.xml").content.decode()
+    assert "/fr/articles/same-day" not in feed and "Brouillon" not in feed
+    sitemap = client.get("/sitemap-articles.xml").content.decode()
+    assert "/fr/articles/same-day" not in sitemap and "/fr/articles/crlf-post" not in sitemap
+
+
+def test_the_other_languages_lists_say_so_when_empty(multilingual, client):
+    response = client.get("/ja/projects")
+    assert response.status_code == 200
+    assert "プロジェクトはまだありません。" in response.content.decode()  # "No projects yet.", its catalog's
+
+
+def test_each_languages_pages_speak_it_and_the_defaults_stay_english(multilingual, client):
+    """The site's words come from the language's catalog (locale/, docs/languages.md) on its
+    pages; the default language's pages keep English, whatever was active before."""
+    assert ">Projets<" in client.get("/fr/articles/first-post").content.decode()
+    assert "پروژه‌ها" in client.get("/fa/articles/first-post").content.decode()
+    assert "10 janvier 2025" in client.get("/fr/articles/first-post").content.decode()  # its date format
+    english = client.get("/articles/first-post").content.decode()
+    assert ">Projects<" in english and "10 January 2025" in english
+
+
+def test_a_language_not_listed_has_no_pages(multilingual, client):
+    assert client.get("/de/").status_code == 404
+    assert client.get("/en/articles/first-post").status_code == 404  # the default has no prefix
+
+
+def test_each_language_has_its_feed_and_the_sites_stays_the_defaults(multilingual, client):
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ET.fromstring(client.get("/fr/feed.xml").content)
+    assert feed.get("{http://www.w3.org/XML/1998/namespace}lang") == "fr"
+    assert feed.find(f"{atom}title").text == "Portfolio de test"
+    links = [entry.find(f"{atom}link").get("href") for entry in feed.iter(f"{atom}entry")]
+    assert links == [f"{BASE}/fr/projects/alpha-one", f"{BASE}/fr/articles/first-post"]
+    site = ET.fromstring(client.get("/feed.xml").content)
+    assert site.get("{http://www.w3.org/XML/1998/namespace}lang") == "en"
+    assert all("/fr/" not in e.find(f"{atom}link").get("href") for e in site.iter(f"{atom}entry"))
+    tag = ET.fromstring(client.get("/fr/tags/introduction/feed.xml").content)
+    assert [e.find(f"{atom}title").text for e in tag.iter(f"{atom}entry")] == ["Premier article"]
+
+
+def test_sitemaps_list_each_version_with_xhtml_alternates(multilingual, client):
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ET.fromstring(client.get("/sitemap-articles.xml").content)
+    urls = {url.find("s:loc", ns).text: url for url in root.findall("s:url", ns)}
+    assert f"{BASE}/fa/articles/first-post" in urls
+    links = {
+        link.get("hreflang"): link.get("href")
+        for link in urls[f"{BASE}/articles/first-post"].findall("x:link", ns)
+    }
+    assert links == {
+        "en": f"{BASE}/articles/first-post",
+        "fr": f"{BASE}/fr/articles/first-post",
+        "fa": f"{BASE}/fa/articles/first-post",
+        "ja": f"{BASE}/ja/articles/first-post",
+        "x-default": f"{BASE}/articles/first-post",
+    }
+    pages = client.get("/sitemap-pages.xml").content.decode()
+    assert f"<loc>{BASE}/ja/</loc>" in pages and f"<loc>{BASE}/fr/about</loc>" in pages
+
+
+def test_the_api_documents_keep_the_default_language(multilingual, client):
+    document = client.get("/api/v1/articles/first-post.json").json()
+    assert document["title"] == "First post"
+
+
+def test_a_translations_markdown_twin_and_negotiation(multilingual, client):
+    twin = client.get("/fr/articles/first-post.md")
+    assert twin["Content-Type"].startswith("text/markdown")
+    text = twin.content.decode()
+    assert text.startswith("# Premier article\n")
+    assert f"- Page: {BASE}/fr/articles/first-post" in text
+    assert "Le corps en **français**." in text
+    negotiated = client.get("/fa/articles/first-post", headers={"accept": "text/markdown"})
+    assert negotiated.content.decode().startswith("# نخستین نوشته\n")
+    assert client.get("/fr/about.md").content.decode().startswith("# À propos\n")
+    assert client.get("/fr/articles/same-day.md").status_code == 404  # a draft translation
+
+
+def test_llms_txt_lists_each_languages_pages(multilingual, client):
+    text = client.get("/llms.txt").content.decode()
+    assert "\n## In Français (fr)\n- [Home](https://portfolio.test/fr/):" in text
+    assert (
+        f"- [Premier article]({BASE}/fr/articles/first-post.md): Le premier, en français. "
+        f"(page: {BASE}/fr/articles/first-post; translation of {BASE}/articles/first-post)"
+    ) in text
+    assert f"- [À propos]({BASE}/fr/about.md)" in text
+    assert "## In 日本語 (ja)" in text and "## In فارسی (fa)" in text
+    assert "Brouillon" not in text and "Article futur" not in text
+
+
+def test_a_translations_social_card_is_drawn_in_its_language_and_script(multilingual, client):
+    page = client.get("/fa/articles/first-post").content.decode()
+    assert f'<meta property="og:image" content="{BASE}/cards/fa/articles/first-post.png">' in page
+    cards = {
+        path: client.get(path)
+        for path in ["/cards/articles/first-post.png", "/cards/fa/articles/first-post.png",
+                     "/cards/ja/articles/first-post.png", "/cards/fr/projects/alpha-one.png"]
+    }  # fmt: skip
+    assert all(response.status_code == 200 for response in cards.values())
+    assert all(response["Content-Type"] == "image/png" for response in cards.values())
+    assert len({response.content for response in cards.values()}) == 4  # each its own title
+    assert client.get("/cards/fr/articles/same-day.png").status_code == 404  # a draft translation
+
+
+def test_a_translations_aliases_answer_under_its_languages_prefix(multilingual, client):
+    for old, new in [
+        ("/fr/articles/ancien-premier", "/fr/articles/first-post"),
+        ("/fr/articles/ancien-premier.html", "/fr/articles/first-post"),
+        ("/fr/articles/ancien-premier.md", "/fr/articles/first-post.md"),
+        ("/fr/posts/premier/", "/fr/articles/first-post"),
+        ("/fr/posts/premier", "/fr/articles/first-post"),
+    ]:
+        response = client.get(old)
+        assert (response.status_code, response["Location"]) == (301, new), old
+    assert client.get("/articles/ancien-premier").status_code == 404  # not the default language's
+
+
+def test_a_translations_alias_that_is_an_items_slug_is_an_error(multilingual):
+    path = multilingual / "articles/first-post.ja.md"
+    path.write_text(
+        path.read_text().replace('title: "最初の記事"', 'title: "最初の記事"\naliases: [same-day]')
+    )
+    found = problems(multilingual)
+    assert any(
+        "articles/first-post.ja.md: aliases: 'same-day' is the slug of articles/same-day.md" in p
+        for p in found
+    )
+
+
+def test_a_stack_translation_has_its_page_and_the_others_have_none(multilingual, client):
+    page = client.get("/fr/stack").content.decode()
+    assert "Tout tester" in page and "Un modèle hébergé" in page
+    assert "Editor" in page  # its daily drivers are stack.yaml's
+    assert client.get("/ja/stack").status_code == 404
+    assert [code for code, _ in alternates(client.get("/stack"))] == ["en", "fr", "x-default"]
+    assert f"<loc>{BASE}/fr/stack</loc>" in client.get("/sitemap-pages.xml").content.decode()
+
+
+def test_a_stack_translation_in_a_language_not_listed_is_an_error(multilingual):
+    (multilingual / "stack.de.yaml").write_text('currentFocus: "Alles"\n')
+    assert any(p.startswith("stack.de.yaml: language: de is not one of") for p in problems(multilingual))
+
+
+def test_a_scheduled_translation_is_published_on_its_day_without_an_edit(multilingual, client, settings):
+    import datetime
+
+    assert client.get("/fr/articles/crlf-post").status_code == 404  # dated 2999-01-01
+    settings.BUILD_DATE = datetime.date(2999, 1, 1)
+    import_content(multilingual, workers=1)  # its file unchanged
+    assert client.get("/fr/articles/crlf-post").status_code == 200
+    settings.BUILD_DATE = datetime.date(2998, 12, 31)  # and back again
+    import_content(multilingual, workers=1)
+    assert client.get("/fr/articles/crlf-post").status_code == 404
