@@ -3,8 +3,10 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from pages.context_processors import LINKS
+from portfolio.content.languages import Language
 from portfolio.content.models import Site
 
 
@@ -18,7 +20,9 @@ def _service_context(site_url):
 
 
 def service_site(request):
-    """`site`, `base_url` and `links` on the production contact service (CONTACT_SERVICE=1), in
-    place of the site's context processors: its database holds no imported site, so its pages
-    (an error, the thanks page) name the site by SITE_URL's host and link to the site's pages."""
-    return _service_context(settings.SITE_URL)
+    """`site`, `base_url`, `links` and `page_language` on the production contact service
+    (CONTACT_SERVICE=1), in place of the site's context processors: its database holds no
+    imported site, so its pages (an error, the thanks page) name the site by SITE_URL's host,
+    link to the site's pages, and say the language they answer in (the form page's `?lang=`)."""
+    code = translation.get_language() or settings.LANGUAGE_CODE
+    return {**_service_context(settings.SITE_URL), "page_language": Language(code, code, default=True)}
