@@ -10,20 +10,9 @@
   // misconfigured difficulty) is given up and the message sent unverified, for review.
   var SOLVE_LIMIT_MS = 60000;
 
-  // The page's words in its language (portfolio/jinja2.py script_words: data-words, by the English
-  // text; none on an English page): the English below is the fallback. %(name)s takes a value.
-  function words(element) {
-    try {
-      return JSON.parse((element && element.getAttribute("data-words")) || "{}");
-    } catch (error) {
-      return {};
-    }
-  }
-  function tr(table, text, values) {
-    return (table[text] || text).replace(/%\((\w+)\)s/g, function (whole, name) {
-      return values && name in values ? values[name] : whole;
-    });
-  }
+  // The page's words (words.js); the English here is the fallback.
+  var words = siteWords.of;
+  var tr = siteWords.tr;
 
   function start(form) {
     var button = form.querySelector("button[type=submit]");

@@ -5,20 +5,9 @@
   "use strict";
   var SHOWN_MS = 2000;
 
-  // The page's words in its language (portfolio/jinja2.py script_words: data-words, by the English
-  // text; none on an English page): the English below is the fallback. %(name)s takes a value.
-  function words(element) {
-    try {
-      return JSON.parse((element && element.getAttribute("data-words")) || "{}");
-    } catch (error) {
-      return {};
-    }
-  }
-  function tr(table, text, values) {
-    return (table[text] || text).replace(/%\((\w+)\)s/g, function (whole, name) {
-      return values && name in values ? values[name] : whole;
-    });
-  }
+  // The page's words (words.js); the English here is the fallback.
+  var words = siteWords.of;
+  var tr = siteWords.tr;
 
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);

@@ -24,20 +24,9 @@
 
   var current = apply(stored());
 
-  // The page's words in its language (portfolio/jinja2.py script_words: data-words, by the English
-  // text; none on an English page): the English below is the fallback. %(name)s takes a value.
-  function words(element) {
-    try {
-      return JSON.parse((element && element.getAttribute("data-words")) || "{}");
-    } catch (error) {
-      return {};
-    }
-  }
-  function tr(table, text, values) {
-    return (table[text] || text).replace(/%\((\w+)\)s/g, function (whole, name) {
-      return values && name in values ? values[name] : whole;
-    });
-  }
+  // The page's words (words.js); the English here is the fallback.
+  var words = siteWords.of;
+  var tr = siteWords.tr;
 
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.querySelector("[data-theme-toggle]");
