@@ -61,8 +61,6 @@ def line_of(env, written):
     """The file line where `written` first appears in the body being rendered."""
     body, context = env["body"], env["context"]
     at = body.find(written)
-    if at < 0 and "%" in written:
-        at = body.find(unquote(written))  # markdown-it percent-encodes what it writes
     return context.first_line + (body.count("\n", 0, at) if at >= 0 else 0)
 
 
@@ -86,23 +84,25 @@ def resolve_links(state):
             if child.type == "html_inline":
                 record_raw_images(env, child.content)
             elif child.type in ("link_open", "image"):
-                resolve_one(env, child, first=leading and block <= LEADING_BLOCKS)
+                resolve_one(env, child, state.md, first=leading and block <= LEADING_BLOCKS)
                 leading = leading and child.type != "image"
 
 
-def resolve_one(env, token, first):
+def resolve_one(env, token, md, first):
     context = env["context"]
     attribute = "href" if token.type == "link_open" else "src"
     written = token.attrGet(attribute) or ""
+    # As the author wrote it, for messages: markdown-it percent-encodes what it keeps (`été`).
+    shown = md.normalizeLinkText(written)
     try:
         found = resolve(context.rel, written)
     except Invalid as exc:
-        line = line_of(env, written)
-        env["errors"].append(ContentError(context.rel, f"line {line}", f"{written!r}: {exc}"))
+        line = line_of(env, shown)
+        env["errors"].append(ContentError(context.rel, f"line {line}", f"{shown!r}: {exc}"))
         return
     if found:
         target, address = found
-        env["resolved"].append((line_of(env, written), target, written))
+        env["resolved"].append((line_of(env, shown), target, shown))
         token.attrSet(attribute, address)
     if token.type == "image":
         if found is None:

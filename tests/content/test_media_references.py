@@ -252,3 +252,16 @@ def test_variants_resized_in_a_chain_look_like_direct_resizes_and_do_not_depend_
         (tmp_path / folder).mkdir()
         assert make_variants((str(source), missing, str(tmp_path / folder))) == (len(missing), None)
     assert (tmp_path / "one" / "480.webp").read_bytes() == (tmp_path / "all" / "480.webp").read_bytes()
+
+
+def test_a_missing_target_is_named_as_the_author_wrote_it(media_site):
+    """markdown-it percent-encodes a non-ASCII address (`%C3%A9t%C3%A9`): the message and the
+    line are the author's `été`."""
+    body = "One.\n\nTwo ![x](../media/photos/été.png)\n"
+    write_content(media_site, {"articles/accents.md": article("Accents", body=body)})
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(media_site, workers=1)
+    assert [str(error) for error in caught.value.errors] == [
+        "articles/accents.md: line 8: references '../media/photos/été.png', "
+        "but media/photos/été.png does not exist"
+    ]
