@@ -232,18 +232,21 @@ class TranslationQuerySet(models.QuerySet):
         )
 
 
+class Collection(models.TextChoices):
+    """The content folders whose files are items with a slug (translations and aliases name them)."""
+
+    PROJECTS = "projects"
+    ARTICLES = "articles"
+    PAGES = "pages"
+
+
 class Translation(SourceFile):
     """A project, article or standalone page in another of the site's languages
     (`articles/<slug>.<lang>.md`): what its file writes (title, description, body, tags, date,
     draft); a field it leaves out (blank, or None) is its original's, read with it
     (portfolio.content.languages.translated). One per (kind, slug, language)."""
 
-    class Kind(models.TextChoices):
-        PROJECTS = "projects"
-        ARTICLES = "articles"
-        PAGES = "pages"
-
-    kind = models.CharField(max_length=10, choices=Kind)
+    kind = models.CharField(max_length=10, choices=Collection)
     slug = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The original's slug.")
     language = models.CharField(max_length=20, help_text="One of site.yaml's languages, not the default.")
     title = models.CharField(max_length=LINE_MAX, blank=True)
@@ -293,11 +296,6 @@ class Alias(models.Model):
     """An earlier slug of a project, article or page (its front matter's `aliases`), whose old addresses
     answer 301 to the item's (portfolio.content.aliases). Written by the importer with its item."""
 
-    class Collection(models.TextChoices):
-        PROJECTS = "projects"
-        ARTICLES = "articles"
-        PAGES = "pages"
-
     collection = models.CharField(max_length=20, choices=Collection)
     slug = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The earlier slug.")
     target = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The item's slug now.")
@@ -317,7 +315,7 @@ class PathAlias(models.Model):
     on the site before this one), which answers 301 to the item's page
     (portfolio.content.aliases). Written by the importer with its item."""
 
-    collection = models.CharField(max_length=20, choices=Alias.Collection)
+    collection = models.CharField(max_length=20, choices=Collection)
     path = models.CharField(max_length=ALIAS_PATH_MAX, unique=True, help_text="The path as written.")
     target = models.SlugField(max_length=SLUG_MAX, db_index=False, help_text="The item's slug now.")
 
