@@ -1,11 +1,15 @@
 // The Worker of a Cloudflare Workers deploy (deploy/wrangler.json): the built folder is its static
 // assets, served by Cloudflare as Pages serves them (_redirects, _headers, extensionless pages, the
-// nearest 404.html). This runs first only for the pages that have a markdown form
-// (run_worker_first), and answers that form to an Accept that prefers markdown: the same rule as
-// pages/negotiation.py, which the tests hold this file to. Everything else never reaches it.
+// nearest 404.html). This runs first for the addresses without a dot (run_worker_first), and
+// answers a page's markdown form to an Accept that prefers markdown: the same rule as
+// pages/negotiation.py, which the tests hold this file to. Files (a dot in the address) never
+// reach it, and any other address is handed to the assets as it came.
 
 // pages/negotiation.py's MARKDOWN_PAGE_PATH.
 const MARKDOWN_PAGE_PATH = /^\/$|^\/(projects|articles|stack|tags)$|^\/(projects|articles|tags|series)\/[^\/.]+$|^\/(projects|articles)\/page\/[0-9]+$|^\/tags\/[^\/.]+\/page\/[0-9]+$|^\/[a-z]{2,3}(-[a-z0-9]{2,8}){0,2}\/(projects|articles)\/[^\/.]+$/;
+// pages/negotiation.py's STANDALONE_PAGE_PATH: a standalone page (/about, /fr/about) has a form
+// where the build wrote one.
+const STANDALONE_PAGE_PATH = /^\/[^\/.]+$|^\/[a-z]{2,3}(-[a-z0-9]{2,8}){0,2}\/[^\/.]+$/;
 
 // [[type, subtype, q]] of an Accept header; a q that cannot be read counts as 1.
 function accepted(header) {
@@ -50,14 +54,20 @@ export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     const method = request.method;
-    if ((method !== "GET" && method !== "HEAD") || !MARKDOWN_PAGE_PATH.test(url.pathname)) {
+    const known = MARKDOWN_PAGE_PATH.test(url.pathname);
+    if ((method !== "GET" && method !== "HEAD") || !(known || STANDALONE_PAGE_PATH.test(url.pathname))) {
       return env.ASSETS.fetch(request);
     }
+    const form = new URL(url);
+    form.pathname = url.pathname === "/" ? "/index.md" : `${url.pathname}.md`;
     if (prefersMarkdown(request.headers.get("Accept"))) {
-      const form = new URL(url);
-      form.pathname = url.pathname === "/" ? "/index.md" : `${url.pathname}.md`;
       const markdown = await env.ASSETS.fetch(new Request(form, request));
       if (markdown.status === 200 || markdown.status === 304) return varying(markdown);
+      if (!known) return env.ASSETS.fetch(request);
+    } else if (!known) {
+      // Whether the build wrote this page a markdown form, which its answer then varies with.
+      const written = await env.ASSETS.fetch(new Request(form, { method: "HEAD" }));
+      if (written.status !== 200) return env.ASSETS.fetch(request);
     }
     return varying(await env.ASSETS.fetch(request));
   },

@@ -24,12 +24,14 @@ MARKDOWN_PAGE_PATH = (
     r"|^/[a-z]{2,3}(-[a-z0-9]{2,8}){0,2}/(projects|articles)/[^/.]+$"
 )
 MARKDOWN_PAGE = re.compile(MARKDOWN_PAGE_PATH)
-# A standalone page's address (/about, content/pages/): one segment without a dot, among the
-# site's own (/developers, /search), which have no markdown form. Not in MARKDOWN_PAGE_PATH, which
-# the static hosts apply without knowing the pages: the authoring server (and the build) resolve
-# the address, and answer the form when its route is the page's (markdown_form()). The hosts'
-# `_headers` name each page's form (portfolio/export/hosts.py).
-STANDALONE_PAGE = re.compile(r"^/[^/.]+$")
+# A standalone page's address (/about, content/pages/; /fr/about, its translation): one segment
+# without a dot, or two under a language's code. The site's own pages of that shape (/developers,
+# /search, /fr/projects) have no markdown form, so the address alone cannot say: a page of this
+# shape has one where its address plus `.md` is its form's (the authoring server resolves both,
+# markdown_form()) or, on the static hosts, where the build wrote that file (deploy/worker.js and
+# deploy/nginx.conf hold this expression too; a test compares them).
+STANDALONE_PAGE_PATH = r"^/[^/.]+$|^/[a-z]{2,3}(-[a-z0-9]{2,8}){0,2}/[^/.]+$"
+STANDALONE_PAGE = re.compile(STANDALONE_PAGE_PATH)
 _Q = re.compile(r"^q=([0-9](?:\.[0-9]{0,3})?)$")
 
 

@@ -81,9 +81,12 @@ ATOM = ["Content-Type: application/atom+xml; charset=utf-8", REVALIDATE]
 CATALOG_TYPE = 'Content-Type: application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
 
 
-def header_rules(pages=()):
-    """(path pattern, headers) of `_headers`; `pages`: the addresses of the standalone pages
-    (`/about`), each naming its markdown form as the pages of MARKDOWN_PAGES do. Several rules
+def header_rules(pages=(), languages=()):
+    """(path pattern, headers) of `_headers`; `pages`: the addresses of the standalone pages and
+    their translations (`/about`, `/fr/about`), each naming its markdown form as the pages of
+    MARKDOWN_PAGES do; `languages`: the codes of the site's other languages, whose translated
+    projects and articles name theirs (a rule per language: `/:lang/projects/:slug` would also
+    match /cards/projects/x.png). Several rules
     may match one path (Cloudflare and Netlify apply them all), but never two that set the same
     header: Cloudflare would join the values (two Content-Types become `application/json,
     application/json`). `/*` holds the security headers, so no other rule may set them."""
@@ -94,8 +97,16 @@ def header_rules(pages=()):
         *security_rules(),
         *(
             (pattern, [f"Link: {markdown_link(form)}, {CATALOG_LINK}", REVALIDATE])
-            for pattern, form in [*MARKDOWN_PAGES.items(), *((page, page + ".md") for page in pages)]
-        ),  # fmt: skip
+            for pattern, form in [
+                *MARKDOWN_PAGES.items(),
+                *((page, page + ".md") for page in pages),
+                *(
+                    (f"/{code}/{kind}/:slug", f"/{code}/{kind}/:slug.md")
+                    for code in languages
+                    for kind in ("projects", "articles")
+                ),
+            ]
+        ),
         *((pattern, page) for pattern in PAGES),
         (MARKDOWN_FILES, ["! Link", "! Cache-Control", *MARKDOWN, f"Link: {CATALOG_LINK}", REVALIDATE]),
         ("/api/v1", index),
@@ -223,8 +234,8 @@ def redirect_page(url):
     )
 
 
-def headers_file(pages=()):
-    rules = header_rules(pages)
+def headers_file(pages=(), languages=()):
+    rules = header_rules(pages, languages)
     blocks = [pattern + "".join(f"\n  {header}" for header in headers) for pattern, headers in rules]
     return "\n".join(blocks) + "\n"
 

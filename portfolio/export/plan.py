@@ -25,9 +25,10 @@ from pages import series as series_
 from pages.feeds import SiteFeed
 from pages.twins import llms_full_parts
 from portfolio.content import aliases, importer
-from portfolio.content.languages import item_address, other_language, published_translations
+from portfolio.content.languages import item_address, languages, other_language, published_translations
 from portfolio.content.models import (
     Article,
+    Collection,
     MediaFile,
     Page,
     Project,
@@ -327,6 +328,16 @@ class Keys:
         raise LookupError(f"{target.uri} (route {target.route}): no {part} {piece!r} to show")
 
 
+def standalone_pages():
+    """The addresses of the published standalone pages and of their published translations."""
+    translated = Translation.objects.published().filter(kind=Collection.PAGES)
+    return [page.get_absolute_url() for page in Page.objects.published()] + [
+        item_address(row.kind, row.slug, row.language)
+        for row in translated.order_by("language", "slug")
+        if other_language(row.language)
+    ]
+
+
 def draft_translations():
     """[(file, address, title)] of every translation that is not published (a draft, scheduled, or
     of a draft original): verify refuses its address anywhere."""
@@ -361,7 +372,7 @@ def plan(state):
     state.draft_translations = draft_translations()
     moves = aliases.moves()
     state.host_files = {
-        "_headers": hosts.headers_file([page.get_absolute_url() for page in Page.objects.published()]),
+        "_headers": hosts.headers_file(standalone_pages(), [lang.code for lang in languages()[1:]]),
         "_redirects": hosts.redirects_file(redirect_rules(), moves),
         hosts.NGINX_REDIRECTS: hosts.nginx_redirects(moves),
         hosts.ASSETS_IGNORE: hosts.assets_ignore(),

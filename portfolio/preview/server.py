@@ -29,9 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-from pages.negotiation import MARKDOWN_PAGE, markdown_path, prefers_markdown
+from pages.negotiation import MARKDOWN_PAGE, STANDALONE_PAGE, markdown_path, prefers_markdown
 
-# The pages with a markdown form, by address (pages/negotiation.py).
 # Added to every served file, as Cloudflare does (`_headers` may replace it).
 CACHE_CONTROL_BROWSER = "public, max-age=0, must-revalidate"
 REDIRECT_STATUSES = {200, 301, 302, 303, 307, 308}
@@ -273,16 +272,23 @@ class StaticHost:
     def answer(self, method, raw_path, query="", request_headers=None):
         """One request, negotiated as deploy/worker.js does on Cloudflare Workers: a page with a
         markdown form answers it to an Accept that prefers markdown (pages/negotiation.py), and
-        both its answers say `Vary: Accept`."""
+        both its answers say `Vary: Accept`. A standalone page's address has a form where the
+        build wrote one."""
         request_headers = request_headers or {}
         pathname = encoded(canonical(raw_path))
-        if method not in ("GET", "HEAD") or not MARKDOWN_PAGE.match(pathname):
+        known = MARKDOWN_PAGE.match(pathname)
+        if method not in ("GET", "HEAD") or not (known or STANDALONE_PAGE.match(pathname)):
             return self._answer(method, raw_path, query, request_headers)
+        form = markdown_path(pathname)
         if prefers_markdown(request_headers.get("accept")):
-            answer = self._answer(method, markdown_path(pathname), query, request_headers)
+            answer = self._answer(method, form, query, request_headers)
             if answer.status in (200, 304):
                 answer.headers.append("Vary", "Accept")
                 return answer
+            if not known:
+                return self._answer(method, raw_path, query, request_headers)
+        elif not known and self._answer("HEAD", form, "", {}).status != 200:
+            return self._answer(method, raw_path, query, request_headers)
         answer = self._answer(method, raw_path, query, request_headers)
         answer.headers.append("Vary", "Accept")
         return answer

@@ -1,4 +1,5 @@
 import io
+import json
 import os
 import signal
 import subprocess
@@ -8,7 +9,11 @@ import pytest
 from django.conf import settings
 
 from portfolio.export.build import build
-from tests.server import free_port, nginx_command, wait_for
+from tests.server import free_port, nginx_command, server_process, wait_for
+from tests.tools import missing_tool
+
+WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
+WRANGLER_ENV = {"WRANGLER_SEND_METRICS": "false", "CLOUDFLARE_CF_FETCH_ENABLED": "false"}
 
 
 def distill_local(content_dir, out_dir, db_path, *args, env=None, timeout=300):
@@ -88,3 +93,27 @@ def start_nginx(site, background, tmp_path):
     process = background(nginx_command(tmp_path, server))
     wait_for(f"http://127.0.0.1:{port}/", process, timeout=20)
     return f"http://127.0.0.1:{port}"
+
+
+def on_workers(site, tmp_path, check):
+    """check(base) against `wrangler dev` serving `site` as the Workers deploy does
+    (deploy/wrangler.json, deploy/worker.js). A cold first start of the Workers runtime has been
+    seen to time out, so a second start is tried."""
+    if not WRANGLER.exists():
+        missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
+    config = json.loads((settings.BASE_DIR / "deploy" / "wrangler.json").read_text())
+    config.pop("$schema")
+    config["main"] = str(settings.BASE_DIR / "deploy" / "worker.js")
+    config["assets"]["directory"] = str(site)
+    (tmp_path / "wrangler.json").write_text(json.dumps(config))
+    args = [str(WRANGLER), "dev", "-c", str(tmp_path / "wrangler.json"), "--ip", "127.0.0.1",
+            "--port", "{port}", "--inspector-port", str(free_port())]  # fmt: skip
+    for attempt in (1, 2):
+        try:
+            # wrangler keeps its state in .wrangler/ under the working folder: not in the checkout.
+            with server_process(args, WRANGLER_ENV, timeout=90, cwd=tmp_path) as base:
+                check(base)
+            return
+        except RuntimeError:
+            if attempt == 2:
+                raise

@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 
 from pages import skills
-from pages.negotiation import MARKDOWN_PAGE_PATH, prefers_markdown
+from pages.negotiation import MARKDOWN_PAGE_PATH, STANDALONE_PAGE_PATH, prefers_markdown
 from pages.views import ASSISTANTS, TRAINING_CRAWLERS
 from portfolio.content.importer import import_content
 from portfolio.export.verify import Verifier
@@ -145,9 +145,11 @@ def test_the_accept_rule(accept, markdown):
 
 def test_the_hosts_hold_the_same_page_expression():
     """deploy/worker.js and deploy/nginx.conf decide which addresses are pages with a markdown
-    form with pages/negotiation.py's expression, copied."""
-    assert MARKDOWN_PAGE_PATH.replace("/", r"\/") in (DEPLOY / "worker.js").read_text()
-    assert f'"~{MARKDOWN_PAGE_PATH}"' in (DEPLOY / "nginx.conf").read_text()
+    form, and which may be standalone pages with one, with pages/negotiation.py's expressions,
+    copied."""
+    for expression in (MARKDOWN_PAGE_PATH, STANDALONE_PAGE_PATH):
+        assert expression.replace("/", r"\/") in (DEPLOY / "worker.js").read_text()
+        assert f'"~{expression}"' in (DEPLOY / "nginx.conf").read_text()
 
 
 # --- robots.txt and site.yaml's contentSignals ---------------------------------------------------

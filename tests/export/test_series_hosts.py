@@ -3,20 +3,16 @@ deploy/nginx.conf and the build's include, the preview, Cloudflare Pages (`wrang
 the Workers deploy (`wrangler dev`, deploy/worker.js). Each answers them with 200 and their type,
 and negotiates markdown for a series' page exactly where it does for a tag's list."""
 
-import json
 import sys
 
 import pytest
-from django.conf import settings
 
 from tests.content_builder import SERIES, SERIES_SLUG, SITE_URL, write_content
 from tests.server import fetch, free_port, server_process
 from tests.tools import missing_tool
 
-from .conftest import distill_local, start_nginx
+from .conftest import WRANGLER, WRANGLER_ENV, distill_local, on_workers, start_nginx
 
-WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
-WRANGLER_ENV = {"WRANGLER_SEND_METRICS": "false", "CLOUDFLARE_CF_FETCH_ENABLED": "false"}
 MARKDOWN = "text/markdown; charset=utf-8"
 SERIES_PAGE, TAG_PAGE = f"/series/{SERIES_SLUG}", "/tags/python"
 
@@ -87,16 +83,7 @@ def test_cloudflare_pages(series_site, tmp_path):
 
 def test_cloudflare_workers(series_site, tmp_path):
     """The Workers deploy (deploy/wrangler.json, deploy/worker.js) negotiates, as for the tags."""
-    if not WRANGLER.exists():
-        missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
-    config = json.loads((settings.BASE_DIR / "deploy" / "wrangler.json").read_text())
-    config.pop("$schema")
-    config["main"] = str(settings.BASE_DIR / "deploy" / "worker.js")
-    config["assets"]["directory"] = str(series_site)
-    (tmp_path / "wrangler.json").write_text(json.dumps(config))
-    args = [str(WRANGLER), "dev", "-c", str(tmp_path / "wrangler.json"), "--ip", "127.0.0.1",
-            "--port", "{port}", "--inspector-port", str(free_port())]  # fmt: skip
-    run_wrangler(args, tmp_path, series_site, negotiates=True)
+    on_workers(series_site, tmp_path, lambda base: check_series(base, series_site, negotiates=True))
 
 
 def run_wrangler(args, cwd, site, *, negotiates):
