@@ -85,8 +85,8 @@ def header_rules(pages=(), languages=()):
     """(path pattern, headers) of `_headers`; `pages`: the addresses of the standalone pages and
     their translations (`/about`, `/fr/about`), each naming its markdown form as the pages of
     MARKDOWN_PAGES do; `languages`: the codes of the site's other languages, whose translated
-    projects and articles name theirs (a rule per language: `/:lang/projects/:slug` would also
-    match /cards/projects/x.png). Several rules
+    projects and articles name theirs, and whose feeds are typed (rules per language:
+    `/:lang/projects/:slug` would also match /cards/projects/x.png). Several rules
     may match one path (Cloudflare and Netlify apply them all), but never two that set the same
     header: Cloudflare would join the values (two Content-Types become `application/json,
     application/json`). `/*` holds the security headers, so no other rule may set them."""
@@ -122,6 +122,11 @@ def header_rules(pages=(), languages=()):
         ("/feed.xml", ATOM),
         ("/tags/:tag/feed.xml", ATOM),
         ("/series/:series/feed.xml", ATOM),
+        *(
+            (path, ATOM)
+            for code in languages
+            for path in (f"/{code}/feed.xml", f"/{code}/tags/:tag/feed.xml")
+        ),
         (STATIC, [IMMUTABLE]),
     ]
 

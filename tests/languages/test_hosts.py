@@ -58,6 +58,9 @@ def check(base, site, *, static_host=True):
         assert not varies(headers), path
         if static_host:
             assert body == (site / (path.lstrip("/") + ".html")).read_bytes(), path
+    for path in ("/fr/feed.xml", "/fr/tags/introduction/feed.xml"):  # a language's feeds, typed
+        status, headers, _ = fetch(base + path)
+        assert (status, headers["Content-Type"]) == (200, "application/atom+xml; charset=utf-8"), path
     for path in ("/no-such-page", "/fr/no-such-page", "/fr/articles/no-such-post"):
         assert fetch(base + path, headers={"Accept": "text/markdown"})[0] == 404, path
 
