@@ -5,6 +5,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 
 from portfolio.content import languages
 from portfolio.content.models import Page, Site, StackTranslation
@@ -112,7 +113,9 @@ def page_languages(request):
     """`page_language` (its `code`, `dir`: base.html's <html lang dir>); with more than one
     language, `alternates` ([(hreflang, absolute address)] of each version and x-default) and
     `language_switcher` ([(Language, address, current?)]: the same item in each language, else
-    that language's home); on another language's page, `site` with its title and description and
+    that language's home), `language_suggestions` ([(Language, address, words, dismiss)]: this
+    page in each other language, offered in that language, templates/includes/language_offer.html);
+    on another language's page, `site` with its title and description and
     `links` to its home, lists and feed."""
     try:
         every = languages.languages()
@@ -133,6 +136,9 @@ def page_languages(request):
         if found[0][0].default:
             alternates.append(("x-default", site.base_url + found[0][1]))
         context["alternates"] = alternates
+    context["language_suggestions"] = [
+        (lang, path, *suggestion_words(lang)) for lang, path in found if lang.code != current.code
+    ]
     addresses = dict((lang.code, path) for lang, path in found)
     homes = {lang.code: lang.prefix + "/" for lang in every}
     context["language_switcher"] = [
@@ -152,3 +158,14 @@ def page_languages(request):
             },
         }
     return context
+
+
+def suggestion_words(lang):
+    """The offer of a page's version in `lang`, and its dismiss button's label, in `lang` itself
+    (the reader it is for reads that language, not the page's). Its catalog's "Read this page in
+    English" says its own language; without one, the link is the language's name."""
+    with translation.override(lang.code):
+        words = gettext("Read this page in English")
+        if words == "Read this page in English" and not lang.code.startswith("en"):
+            words = lang.name
+        return words, gettext("Dismiss")
