@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 
 from portfolio.export.build import build
-from tests.server import free_port, nginx_command, server_process, wait_for
+from tests.server import WRANGLER_START_GUARD, free_port, nginx_command, server_process, wait_for
 from tests.tools import missing_tool
 
 WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
@@ -111,7 +111,7 @@ def on_workers(site, tmp_path, check):
     for attempt in (1, 2):
         try:
             # wrangler keeps its state in .wrangler/ under the working folder: not in the checkout.
-            with server_process(args, WRANGLER_ENV, timeout=90, cwd=tmp_path) as base:
+            with server_process(args, WRANGLER_ENV, timeout=WRANGLER_START_GUARD, cwd=tmp_path) as base:
                 check(base)
             return
         except RuntimeError:

@@ -22,14 +22,12 @@ from portfolio.export.verify import Verifier
 from tests.contact.helpers import BROWSER_ACCEPT
 from tests.content.helpers import assert_named_error
 from tests.content_builder import SITE_URL, SITE_YAML, write_content
-from tests.server import WRANGLER_START_GUARD, fetch, free_port, manage_py_server, server_process
-from tests.tools import missing_tool
+from tests.server import fetch, manage_py_server, server_process
 
-from .conftest import start_nginx
+from .conftest import on_workers, start_nginx
 from .test_hosts import LATER_PAGES, PAGES, UNICODE_TAG, check_host, served_page
 
 DEPLOY = settings.BASE_DIR / "deploy"
-WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
 MARKDOWN = "text/markdown; charset=utf-8"
 # The pages with a markdown form, in the standard content (and its later pages, test_hosts).
 FORMS = ["/", "/projects", "/projects/alpha-one", "/articles", "/articles/unicode-post", "/stack", "/tags",
@@ -290,30 +288,14 @@ def test_cloudflare_workers_with_the_project_config(agent_site, tmp_path, import
     """`wrangler dev` with deploy/wrangler.json (its assets folder the built site) and the Worker:
     the site behaves as on Pages (check_host, which reads the imported site's identity) and
     negotiates."""
-    if not WRANGLER.exists():
-        missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
-    config = json.loads((DEPLOY / "wrangler.json").read_text())
-    config.pop("$schema")
-    config["main"] = str(DEPLOY / "worker.js")
-    config["assets"]["directory"] = str(agent_site)
-    (tmp_path / "wrangler.json").write_text(json.dumps(config))
-    env = {
-        "WRANGLER_SEND_METRICS": "false",
-        "CLOUDFLARE_CF_FETCH_ENABLED": "false",
-    }
-    args = [str(WRANGLER), "dev", "-c", str(tmp_path / "wrangler.json"), "--ip", "127.0.0.1",
-            "--port", "{port}", "--inspector-port", str(free_port())]  # fmt: skip
-    for attempt in (1, 2):  # a cold first start of the Workers runtime has been seen to time out
-        try:
-            with server_process(args, env, timeout=WRANGLER_START_GUARD, cwd=tmp_path) as base:
-                check_negotiation(base, agent_site, FORMS + LATER_FORMS)
-                check_host(base, agent_site, json_404=True)
-                for name in ["_headers", "_redirects", "_redirects.nginx.conf", ".assetsignore"]:
-                    assert fetch(f"{base}/{quote(name)}")[0] == 404, name
-            return
-        except RuntimeError:
-            if attempt == 2:
-                raise
+
+    def check(base):
+        check_negotiation(base, agent_site, FORMS + LATER_FORMS)
+        check_host(base, agent_site, json_404=True)
+        for name in ["_headers", "_redirects", "_redirects.nginx.conf", ".assetsignore"]:
+            assert fetch(f"{base}/{quote(name)}")[0] == 404, name
+
+    on_workers(agent_site, tmp_path, check)
 
 
 def test_every_page_path_is_in_the_tables():
