@@ -10,21 +10,9 @@ import pytest
 from pages import urls
 from portfolio.content.importer import import_content
 
-from .content import write_multilingual
+from .content import add_more, write_multilingual
 
 BASE = "https://portfolio.test"
-# More French translations: three projects, two articles sharing the tag "introduction".
-MORE = {
-    "projects/beta_two.fr.md": '---\ntitle: "Bêta Deux"\n---\nDeux.\n',
-    "projects/gamma.fr.md": '---\ntitle: "Gamma fr"\n---\nTrois.\n',
-    "articles/unicode-post.fr.md": '---\ntitle: "Unicode fr"\ntags: [introduction]\n---\nTexte.\n',
-}
-
-
-def add_more(folder):
-    for rel, text in MORE.items():
-        (folder / rel).write_text(text, encoding="utf-8")
-    return folder
 
 
 @pytest.fixture
