@@ -162,3 +162,14 @@ def test_the_sitemaps_list_each_languages_later_pages_and_tags(paged, client):
                  "/fr/tags/m%C3%A9ta", "/tags/intro"]:  # fmt: skip
         assert BASE + path in tags, path
     assert f"{BASE}/fr/tags/introduction/page/3" not in tags and f"{BASE}/tags/introduction" not in tags
+
+
+def test_a_languages_home_and_404_lead_to_its_own_lists(paged, client):
+    home = page(client, "/fr/")
+    assert '<a href="/fr/projects">Tous les projets</a>' in home
+    assert '<a href="/fr/articles">Tous les articles</a>' in home
+    assert '<a class="button" href="/fr/projects">' in home
+    missing = client.get("/fr/404").content.decode()
+    assert 'href="/fr/"' in missing and 'href="/fr/projects"' in missing and 'href="/fr/articles"' in missing
+    english = page(client, "/")
+    assert '<a href="/projects">All projects</a>' in english
