@@ -242,6 +242,10 @@ def test_llms_txt_lists_each_languages_pages(multilingual, client):
     text = client.get("/llms.txt").content.decode()
     assert "\n## In Français (fr)\n- [Home](https://portfolio.test/fr/):" in text
     assert (
+        f"- [Tags]({BASE}/fr/tags): Every tag of its projects and articles, each with its page and feed; "
+        f"its lists at {BASE}/fr/projects and {BASE}/fr/articles.\n"
+    ) in text
+    assert (
         f"- [Premier article]({BASE}/fr/articles/first-post.md): Le premier, en français. "
         f"(page: {BASE}/fr/articles/first-post; translation of {BASE}/articles/first-post)"
     ) in text
