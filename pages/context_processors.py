@@ -69,21 +69,50 @@ def readers(request):
 
 
 # The pages that every language has, by route name: the same page in each.
-EVERY_LANGUAGE = ("home", "projects", "articles", "search")
+EVERY_LANGUAGE = ("home", "projects", "articles", "tags", "search")
 ITEMS = {"project": "projects", "article": "articles", "page": "pages"}
+# A list's later pages (/projects/page/2), by route name: its first page's route. Page n of a list
+# in one language is page n of it in another, where that one's list is as long.
+LATER_PAGES = {"projects-page": "projects", "articles-page": "articles", "tag-page": "tag"}
+# Where the switcher leads in a language without a version of the page: the page above it (a
+# later page's list, a tag's index), the nearest that language has, else its home.
+ABOVE = {**LATER_PAGES, "tag": "tags"}
+
+
+def shown_route(request):
+    """(the default language's route name, its kwargs) of the page `request` shows, or None."""
+    match = request.resolver_match
+    if match is None:
+        return None
+    return (match.url_name or "").removeprefix("lang-"), match.kwargs
 
 
 def versions(request, every):
     """[(Language, path)] of the page `request` shows in each language that has it (itself
     included), in site.yaml's order: the same list on every version, so the links are reciprocal."""
-    from .languages import all_language_tags
+    shown = shown_route(request)
+    return versions_of(*shown, every) if shown else []
+
+
+def nearest_versions(request, every):
+    """[(Language, path)] of the pages above the one `request` shows (ABOVE), the farthest first,
+    in each language that has them: where the switcher leads in a language without its version."""
+    shown = shown_route(request)
+    found = []
+    name, kwargs = shown or ("", {})
+    while name in ABOVE:
+        name = ABOVE[name]
+        kwargs = {"slug": kwargs["slug"]} if name == "tag" else {}
+        found = versions_of(name, kwargs, every) + found
+    return found
+
+
+def versions_of(name, kwargs, every):
+    """versions() of the page of route `name` (the default language's name) with `kwargs`."""
+    from .languages import all_language_tags, has_page
     from .tags import tag
 
-    match = request.resolver_match
-    if match is None:
-        return []
-    name = (match.url_name or "").removeprefix("lang-")
-    slug = match.kwargs.get("slug")
+    slug, page = kwargs.get("slug"), kwargs.get("page")
     if name in EVERY_LANGUAGE:
         has = lambda lang: True  # noqa: E731
     elif name in ITEMS:
@@ -95,28 +124,23 @@ def versions(request, every):
     elif name == "tag":
         language_tags = all_language_tags()
         has = lambda lang: tag(slug) is not None if lang.default else slug in language_tags.get(lang.code, {})  # noqa: E731
+    elif name in LATER_PAGES:
+        has = lambda lang: page > 1 and has_page(LATER_PAGES[name], lang, page, slug)  # noqa: E731
     else:
         return []
-    found = []
-    for lang in every:
-        if not has(lang):
-            continue
-        kwargs = {} if slug is None else {"slug": slug}
-        if lang.default:
-            found.append((lang, reverse(f"pages:{name}", kwargs=kwargs)))
-        else:
-            found.append((lang, reverse(f"pages:lang-{name}", kwargs={"lang": lang.code, **kwargs})))
-    return found
+    kwargs = {key: value for key, value in (("slug", slug), ("page", page)) if value is not None}
+    return [(lang, languages.page_address(name, lang.code, **kwargs)) for lang in every if has(lang)]
 
 
 def page_languages(request):
     """`page_language` (its `code`, `dir`: base.html's <html lang dir>); with more than one
     language, `alternates` ([(hreflang, absolute address)] of each version and x-default) and
-    `language_switcher` ([(Language, address, current?)]: the same item in each language, else
-    that language's home), `language_suggestions` ([(Language, address, words, dismiss)]: this
-    page in each other language, offered in that language, templates/includes/language_offer.html);
-    on another language's page, `site` with its title and description and
-    `links` to its home, lists and feed."""
+    `language_switcher` ([(Language, address, current?)]: the same page in each language, else
+    the nearest page above it there (a list's later page: the list; a tag: the tags), else that
+    language's home), `language_suggestions` ([(Language, address, words, dismiss)]: this page in
+    each other language, offered in that language, templates/includes/language_offer.html); on
+    another language's page, `site` with its title and description and `links` to its home,
+    lists, tags and feed."""
     try:
         every = languages.languages()
     except DatabaseError:  # the contact service: no content
@@ -139,11 +163,9 @@ def page_languages(request):
     context["language_suggestions"] = [
         (lang, path, *suggestion_words(lang)) for lang, path in found if lang.code != current.code
     ]
-    addresses = dict((lang.code, path) for lang, path in found)
-    homes = {lang.code: lang.prefix + "/" for lang in every}
-    context["language_switcher"] = [
-        (lang, addresses.get(lang.code, homes[lang.code]), lang.code == current.code) for lang in every
-    ]
+    addresses = {lang.code: lang.prefix + "/" for lang in every}  # a language's home, at least
+    addresses.update((lang.code, path) for lang, path in nearest_versions(request, every) + found)
+    context["language_switcher"] = [(lang, addresses[lang.code], lang.code == current.code) for lang in every]
     if not current.default:
         shown = copy.copy(site)
         shown.title = current.title or site.title
@@ -154,7 +176,7 @@ def page_languages(request):
             **_links(),
             **{
                 key: reverse(f"pages:lang-{key}", kwargs=here)
-                for key in ("home", "projects", "articles", "feed", "search")
+                for key in ("home", "projects", "articles", "tags", "feed", "search")
             },
         }
     return context

@@ -10,11 +10,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from pages import cards, twins
+from pages import cards, twins, views
 from pages.feeds import SiteFeed
-from pages.tags import _slug
+from pages.tags import Tag, _slug
+from pages.tags import tag as default_tag
 from portfolio.content import languages
-from portfolio.content.models import Article, Page, Site, Stack, StackTranslation, Translation
+from portfolio.content.models import Article, Page, Project, Site, Stack, StackTranslation, Translation
 
 from .views import LATEST_ARTICLES, ArticlePage, ProjectPage, StandalonePage
 
@@ -61,18 +62,59 @@ def home(request, lang):
     return render(request, "pages/home.html", context)
 
 
-def one_page(kind):
-    """A language's list: every translated item on one page (saying so when there is none)."""
+@Site.build_cached
+def all_translated_lists():
+    """{(kind, language): its translated items, newest first} of the projects and articles of
+    every language but the default: read once a build, where every page of its lists and of its
+    tags shows a slice of them."""
+    return {
+        (kind, code): languages.translated_items(kind, code)
+        for code in language_codes()
+        for kind in ("projects", "articles")
+    }
 
-    def view(request, lang):
+
+def translated_list(kind, code):
+    return all_translated_lists().get((kind, code), [])
+
+
+class LanguageList:
+    """A language's list in pages, as the default language's (views.ListPage, the one place of
+    the rule: LIST_PAGE_SIZE items a page, page 1 at the list's own address, the later ones at
+    `<list>/page/<n>`, page 1 there and pages past the last not found), from its translated
+    items. Its routes are the default's named `lang-<name>`; it has no JSON document (the API's
+    are the default language's)."""
+
+    json_twin = None
+
+    def get(self, request, lang, page=None, **kwargs):
         language_or_404(lang)
-        context = {kind: languages.translated_items(kind, lang), "page_number": 1, "page_count": 1}
-        return render(request, f"pages/{kind[:-1]}_list.html", context)
-
-    return view
+        return super().get(request, page, **kwargs)
 
 
-project_list, article_list = one_page("projects"), one_page("articles")
+class ProjectList(LanguageList, views.ProjectList):
+    name, object_name = "lang-projects", "projects"
+
+    def items(self):
+        return translated_list("projects", self.kwargs["lang"])
+
+
+class ArticleList(LanguageList, views.ArticleList):
+    name, object_name = "lang-articles", "articles"
+
+    def items(self):
+        return translated_list("articles", self.kwargs["lang"])
+
+
+def later_list_pages(kind):
+    """django-distill's parameters of a kind's list pages after the first in every language:
+    (language, page number), as views.later_pages numbers the default's."""
+
+    def params():
+        for code in language_codes():
+            yield from ((code, number) for number in views.later_pages(translated_list(kind, code)))
+
+    return params
 
 
 class Translated:
@@ -213,14 +255,12 @@ class LanguageTag(NamedTuple):
     def count(self):
         return self.projects + self.articles
 
+    counted = Tag.counted  # "2 projects and 1 article", in the active language: the default's words
+
     @property
-    def counted(self):
-        parts = [
-            f"{n} {kind if n == 1 else kind + 's'}"
-            for n, kind in ((self.projects, "project"), (self.articles, "article"))
-            if n
-        ]
-        return " and ".join(parts)
+    def latest(self):
+        """The date of its newest item (as the default language's Tag has it)."""
+        return self.items[0][1].date
 
     @property
     def address(self):
@@ -239,8 +279,8 @@ def all_language_tags():
 def language_tags(code):
     """{slug: LanguageTag} of the language `code`, each with its items newest first."""
     found = {}
-    items = [("projects", item) for item in languages.translated_items("projects", code)]
-    items += [("articles", item) for item in languages.translated_items("articles", code)]
+    items = [("projects", item) for item in translated_list("projects", code)]
+    items += [("articles", item) for item in translated_list("articles", code)]
     items.sort(key=lambda pair: (-pair[1].date.toordinal(), pair[1].slug, pair[0] == "articles"))
     for kind, item in items:
         for name in item.stack if kind == "projects" else item.tags:
@@ -261,6 +301,28 @@ def language_tags(code):
     }
 
 
+def has_page(listed, lang, number, slug=None):
+    """Whether the list of route `listed` ("projects", "articles", or "tag" with its `slug`) has a
+    page `number` in the Language `lang`: a list's first page always (saying when it is empty), a
+    tag's while the tag has an item there, a later page while the list is that long."""
+    length = list_length(listed, lang, slug)
+    return (length > 0 or listed != "tag") and number in views.page_numbers(length)
+
+
+def list_length(name, lang, slug=None):
+    """How many items the list of route `name` ("projects", "articles", or "tag" with its `slug`)
+    holds in the Language `lang`: how many pages it has there (views.page_numbers)."""
+    if not lang.default:
+        if name == "tag":
+            found = all_language_tags().get(lang.code, {}).get(slug)
+            return found.count if found else 0
+        return len(translated_list(name, lang.code))
+    if name == "tag":
+        found = default_tag(slug)
+        return found.count if found else 0
+    return (Project.objects.all() if name == "projects" else Article.objects.published()).count()
+
+
 def language_tag(code, slug):
     language_or_404(code)
     found = all_language_tags().get(code, {}).get(slug)
@@ -274,10 +336,34 @@ def language_tag_slugs():
     yield from ((code, slug) for code, tags in all_language_tags().items() for slug in tags)
 
 
-def tag_page(request, lang, slug):
-    tag = language_tag(lang, slug)
-    context = {"tag": tag, "items": tag.items, "page_number": 1, "page_count": 1}
-    return render(request, "pages/tag.html", context)
+def later_tag_pages():
+    """django-distill's parameters of every language's tag pages after the first: (language,
+    tag slug, page number), as views.later_tag_pages numbers the default's."""
+    for code, tags in all_language_tags().items():
+        for tag in tags.values():
+            yield from ((code, tag.slug, str(number)) for number in views.page_numbers(tag.count)[1:])
+
+
+def tag_index(request, lang):
+    """/<lang>/tags: the language's tags, as /tags lists the default's."""
+    language_or_404(lang)
+    return render(request, "pages/tags.html", {"tags": list(all_language_tags()[lang].values())})
+
+
+class TagPage(LanguageList, views.TagPage):
+    """/<lang>/tags/<slug> and its later pages: the language's tag, its (kind, item) pairs newest
+    first."""
+
+    name = "lang-tag"
+
+    def find_tag(self):
+        return language_tag(self.kwargs["lang"], self.kwargs["slug"])
+
+    def items(self):
+        return self.tag.items
+
+    def shown(self, object_list):
+        return list(object_list)
 
 
 def stack(request, lang):

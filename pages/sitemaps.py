@@ -16,6 +16,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import get_language
 
 from pages import series, tags
+from pages.languages import all_language_tags, has_page
 from pages.plain_text import xml_text
 from pages.views import later_article_pages, later_project_pages, page_numbers
 from portfolio.content import languages as site_languages
@@ -115,15 +116,18 @@ class PageSitemap(BaseUrlSitemap):
         if item == "stack":
             stacks = set(StackTranslation.objects.values_list("language", flat=True))
             return [code for code in self.languages if code == self.languages[0] or code in stacks]
+        if isinstance(item, tuple):  # a list's later page: in each language whose list is as long
+            listed, number = item[0].removesuffix("-page"), int(item[1])
+            return [lang.code for lang in self.site_languages if has_page(listed, lang, number)]
         return super().get_languages_for_item(item)
 
     def location(self, name):
         if isinstance(name, Page):
             return super().location(name)
+        if isinstance(name, tuple):
+            return site_languages.page_address(name[0], get_language(), page=int(name[1]))
         if self.language_prefix() and (name in self.EVERY_LANGUAGE or name == "stack"):
             return reverse(f"pages:lang-{name}", kwargs={"lang": get_language()})
-        if isinstance(name, tuple):
-            return reverse(f"pages:{name[0]}", kwargs={"page": int(name[1])})
         return CONTACT_PATH if name == "contact" else reverse(f"pages:{name}")
 
     def lastmod(self, name):
@@ -179,26 +183,48 @@ class ArticleSitemap(BaseUrlSitemap):
 
 
 class TagSitemap(BaseUrlSitemap):
-    """/tags (None) and every page of every tag ((tag, number)), each dated by the newest item
-    it has."""
+    """/tags (None), in every language, and every page of every tag ((slug, number)) in each
+    language whose tag has it (another language's tags are its translations' own), each dated by
+    the newest item it has."""
 
     def items(self):
-        return [None, *((tag, number) for tag in self.tags for number in page_numbers(tag.count))]
+        every = [self.tags, *all_language_tags().values()]
+        pages = {
+            (slug, number)
+            for tags in every
+            for slug, tag in tags.items()
+            for number in page_numbers(tag.count)
+        }
+        return [None, *sorted(pages)]
+
+    def every_language(self, page):
+        return page is None
+
+    def get_languages_for_item(self, page):
+        if page is None:
+            return super().get_languages_for_item(page)
+        slug, number = page
+        return [lang.code for lang in self.site_languages if has_page("tag", lang, number, slug)]
 
     def location(self, page):
         if page is None:
-            return reverse("pages:tags")
-        tag, number = page
+            return site_languages.page_address("tags", get_language())
+        slug, number = page
         if number == 1:
-            return tag.address
-        return reverse("pages:tag-page", kwargs={"slug": tag.slug, "page": number})
+            return site_languages.page_address("tag", get_language(), slug=slug)
+        return site_languages.page_address("tag-page", get_language(), slug=slug, page=number)
 
     def lastmod(self, page):
-        return self.get_latest_lastmod() if page is None else page[0].latest
+        if page is None:
+            return self.get_latest_lastmod()
+        slug = page[0]
+        if slug in self.tags:
+            return self.tags[slug].latest
+        return max(tags[slug].latest for tags in all_language_tags().values() if slug in tags)
 
     @cached_property
     def tags(self):
-        return tags.tags()
+        return {tag.slug: tag for tag in tags.tags()}
 
     def get_latest_lastmod(self):
         return Tagging.objects.aggregate(latest=Max("date"))["latest"]

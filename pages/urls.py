@@ -289,10 +289,18 @@ urlpatterns = [
             ("<lang:lang>/", languages.home, "home", languages.language_params, "{}/index.html"),
             (
                 "<lang:lang>/projects",
-                languages.project_list,
+                languages.ProjectList.as_view(),
                 "projects",
                 languages.language_params,
                 "{}/projects.html",
+            ),
+            # Its lists' and tags' later pages, at the default language's addresses under /<lang>/.
+            (
+                "<lang:lang>/projects/page/<int:page>",
+                languages.ProjectList.as_view(),
+                "projects-page",
+                languages.later_list_pages("projects"),
+                "{}/projects/page/{}.html",
             ),
             (
                 "<lang:lang>/projects/<slug:slug>",
@@ -310,10 +318,17 @@ urlpatterns = [
             ),
             (
                 "<lang:lang>/articles",
-                languages.article_list,
+                languages.ArticleList.as_view(),
                 "articles",
                 languages.language_params,
                 "{}/articles.html",
+            ),
+            (
+                "<lang:lang>/articles/page/<int:page>",
+                languages.ArticleList.as_view(),
+                "articles-page",
+                languages.later_list_pages("articles"),
+                "{}/articles/page/{}.html",
             ),
             (
                 "<lang:lang>/articles/<slug:slug>",
@@ -329,12 +344,20 @@ urlpatterns = [
                 languages.translated_slugs("articles"),
                 "{}/articles/{}.md",
             ),
+            ("<lang:lang>/tags", languages.tag_index, "tags", languages.language_params, "{}/tags.html"),
             (
                 "<lang:lang>/tags/<tag:slug>",
-                languages.tag_page,
+                languages.TagPage.as_view(),
                 "tag",
                 languages.language_tag_slugs,
                 "{}/tags/{}.html",
+            ),
+            (
+                "<lang:lang>/tags/<tag:slug>/page/<int:page>",
+                languages.TagPage.as_view(),
+                "tag-page",
+                languages.later_tag_pages,
+                "{}/tags/{}/page/{}.html",
             ),
             (
                 "<lang:lang>/tags/<tag:slug>/feed.xml",

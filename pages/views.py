@@ -204,8 +204,12 @@ class TagPage(ListPage):
     def shown(self, object_list):
         return tags.items_of(list(object_list), PROJECT_CARD, ARTICLE_ITEM)
 
+    def find_tag(self):
+        """The tag shown, or None (another language's tag page finds its language's)."""
+        return tags.tag(self.kwargs["slug"])
+
     def context(self, number):
-        self.tag = tags.tag(self.kwargs["slug"])
+        self.tag = self.find_tag()
         if self.tag is None:
             raise Http404("No such tag")
         return {**super().context(number), "tag": self.tag}

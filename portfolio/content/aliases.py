@@ -10,7 +10,7 @@ of the item answers 301 to the new one. The rules, in one place:
   still checked, so that publishing it cannot clash);
 - the import's checks across files (`AliasChecker`): an alias is no item's slug of the same kind and
   is listed by one item only; a path is listed by one item only and shadows no address of the site
-  (`shadowed`).
+  (`shadowed`), the home of one of its other languages (`/fr`, site.yaml's `languages`) included.
 
 The build writes `moves()` into the hosts' redirect rules (portfolio/export/hosts.py); the
 authoring server answers them from `moved_to()` (pages/middleware.py).
@@ -18,14 +18,14 @@ authoring server answers them from `moved_to()` (pages/middleware.py).
 
 import re
 from collections import defaultdict
-from functools import cache
+from functools import cache, cached_property
 from urllib.parse import quote, unquote
 
 from django.urls import URLResolver, get_resolver
 
 from portfolio.reversing import reverse_slug
 
-from .models import Alias, Article, Page, PathAlias, Project
+from .models import Alias, Article, Page, PathAlias, Project, Site
 from .rules import ContentError, alias_path_key, alias_path_stored, slug_of
 
 COLLECTIONS = {"projects": Project, "articles": Article, "pages": Page}
@@ -131,18 +131,15 @@ def translation_alias_problems(originals):
     from .models import Translation
 
     problems, slugs, paths = [], {}, {}
+    codes = language_codes()
     taken = {alias_path_key(path): target for path, target in PathAlias.objects.values_list("path", "target")}
     rows = Translation.objects.exclude(aliases=[]).order_by("source_path")
     for rel, kind, language, written in rows.values_list("source_path", "kind", "language", "aliases"):
         for alias in written:
             if alias.startswith("/"):
                 key = alias_path_key(alias)
-                if where := shadowed(alias):
-                    message = (
-                        f"{alias!r} would hide the site's own address {where}: "
-                        "expected an old address the site does not use"
-                    )
-                    problems.append(ContentError(rel, "aliases", message))
+                if where := shadowed(alias, codes):
+                    problems.append(ContentError(rel, "aliases", hiding(alias, where)))
                 elif key in paths or key in taken:
                     owner = paths.get(key) or f"the item {taken[key]}"
                     problems.append(
@@ -248,17 +245,38 @@ def reserved_names():
     return frozenset(names), frozenset(prefixes)
 
 
-def shadowed(path):
-    """The site's own address that the absolute-path alias `path` would shadow, or None."""
+def shadowed(path, languages=()):
+    """The site's own address that the absolute-path alias `path` would shadow, or None.
+    `languages`: the codes of the site's other languages (language_codes()), whose homes (`/fr/`)
+    are the site's too; what is under them (`/fr/posts/old/`, a translation's old address) is not
+    reserved."""
     names, prefixes = reserved_names()
     for spelling in spellings(alias_path_stored(path)):
         decoded = unquote(spelling)
-        segment = decoded[1:].split("/", 1)[0]
+        segment, *rest = decoded[1:].split("/", 1)
         if not segment:
             return "/"
         if {segment, segment.removesuffix(".html")} & names or segment.startswith(tuple(prefixes)):
             return "/" + segment
+        if segment.removesuffix(".html") in languages and not "".join(rest):
+            return f"/{segment.removesuffix('.html')}/"
     return None
+
+
+def hiding(path, where):
+    """The import's message for an absolute-path alias that shadowed() the address `where`."""
+    return (
+        f"{path!r} would hide the site's own address {where}: expected an old address the site does not use"
+    )
+
+
+def language_codes():
+    """The codes of the site's languages other than the default, as this import leaves site.yaml
+    (its row is written as it is parsed, before the checks across files): each has its pages
+    under /<code>/, so no standalone page and no old address may be /<code>."""
+    from .languages import languages
+
+    return frozenset(lang.code for lang in languages(Site.objects.first())[1:])
 
 
 @cache
@@ -275,8 +293,12 @@ def reserved_stems():
     return stems
 
 
-def page_slug_problem(slug):
-    """Why a standalone page may not be at /<slug> (its slug, or one of its earlier slugs), or None."""
+def page_slug_problem(slug, languages=()):
+    """Why a standalone page may not be at /<slug> (its slug, or one of its earlier slugs), or None.
+    `languages`: the codes of the site's other languages (language_codes()): /fr would stand beside
+    /fr/, the home of the French pages (and fr.html beside fr/index.html in a build)."""
+    if slug in languages:
+        return f"/{slug} would be taken for the site's pages in {slug} (/{slug}/, site.yaml's languages)"
     taken = reserved_stems().get(slug)
     if taken is None:
         prefix = next((p for p in sorted(reserved_names()[1]) if p and slug.startswith(p)), None)
@@ -300,6 +322,11 @@ class AliasChecker:
         self.changed = set(deleted)  # items whose stored aliases no longer stand
         self.pages = set()  # the standalone pages parsed
 
+    @cached_property
+    def languages(self):
+        """The site's other languages' codes, read once the files are parsed (site.yaml's included)."""
+        return language_codes()
+
     def parsed(self, found):
         if not found.rel.endswith(".md"):
             return
@@ -314,7 +341,7 @@ class AliasChecker:
             self.paths[found.rel] = [alias_path_stored(alias) for alias in written if alias.startswith("/")]
 
     def problems(self):
-        return self.slug_problems() + self.path_problems() + self.page_problems()
+        return self.slug_problems() + self.path_problems() + self.page_problems() + self.language_problems()
 
     def path_problems(self):
         """A path shadows no address of the site, and is one item's only (by its address:
@@ -322,12 +349,8 @@ class AliasChecker:
         problems = []
         for rel, paths in self.paths.items():
             for path in paths:
-                if own := shadowed(path):
-                    message = (
-                        f"{path!r} would hide the site's own address {own}: expected an old address "
-                        "the site does not use"
-                    )
-                    problems.append(ContentError(rel, "aliases", message))
+                if own := shadowed(path, self.languages):
+                    problems.append(ContentError(rel, "aliases", hiding(path, own)))
         for entries in self.path_owners().values():
             entries.sort(key=lambda entry: (entry[0] in self.paths, entry))  # unchanged files first
             first_rel, first_path = entries[0]
@@ -355,10 +378,10 @@ class AliasChecker:
         (`/about/`, `/about.html`, `/about.md` when there is a page `about`)."""
         problems = []
         for rel in sorted(self.pages):
-            if problem := page_slug_problem(slug_of(rel)):
+            if problem := page_slug_problem(slug_of(rel), self.languages):
                 problems.append(ContentError(rel, "file name", f"{problem}: name the page otherwise"))
             for alias in self.aliases.get(rel, []):
-                if problem := page_slug_problem(alias):
+                if problem := page_slug_problem(alias, self.languages):
                     problems.append(ContentError(rel, "aliases", f"{alias!r}: {problem}"))
         taken = {}  # {"/<slug>": (rel, what)} of the pages' addresses after this import
         for slug in Page.objects.values_list("slug", flat=True):
@@ -380,6 +403,29 @@ class AliasChecker:
                     problems.append(
                         ContentError(page, "file name", f"its address is {path!r}, an alias of {rel}")
                     )
+        return problems
+
+    def language_problems(self):
+        """The unchanged files that site.yaml's languages may have just come to take (a page
+        `fr`, an earlier slug `fr`, an old address `/fr`, when it lists fr): the files parsed are
+        checked with the rest (page_problems, path_problems), as page_slug_problem and shadowed
+        tell."""
+        codes = sorted(self.languages)
+        problems = []
+        for slug in Page.objects.filter(slug__in=codes).order_by("slug").values_list("slug", flat=True):
+            if (rel := f"pages/{slug}.md") not in self.changed:
+                problem = page_slug_problem(slug, codes)
+                problems.append(ContentError(rel, "file name", f"{problem}: name the page otherwise"))
+        rows = Alias.objects.filter(collection="pages", slug__in=codes).order_by("target", "slug")
+        for alias, target in rows.values_list("slug", "target"):
+            if (rel := f"pages/{target}.md") not in self.changed:
+                problem = page_slug_problem(alias, codes)
+                problems.append(ContentError(rel, "aliases", f"{alias!r}: {problem}"))
+        homes = [f"/{code}{end}" for code in codes for end in ("", "/", ".html")]
+        rows = PathAlias.objects.filter(path__in=homes).order_by("collection", "target", "path")
+        for collection, path, target in rows.values_list("collection", "path", "target"):
+            if (rel := f"{collection}/{target}.md") not in self.changed:
+                problems.append(ContentError(rel, "aliases", hiding(path, shadowed(path, codes))))
         return problems
 
     def slug_problems(self):

@@ -154,13 +154,19 @@ def localized_links(html, code):
 
 
 def item_address(kind, slug, code):
+    name = {"projects": "project", "articles": "article", "pages": "page"}[kind]
+    return page_address(name, code, slug=slug)
+
+
+def page_address(name, code, **kwargs):
+    """The address of the page of route `name` (as the default language names it: "projects",
+    "tag-page") in the language `code`: that route in the default language, `lang-<name>` under
+    `/<code>/` in the others (pages/urls.py)."""
     from django.urls import reverse
 
-    name = {"projects": "project", "articles": "article", "pages": "page"}[kind]
-    lang = language_of(code)
-    if lang.default:
-        return reverse(f"pages:{name}", kwargs={"slug": slug})
-    return reverse(f"pages:lang-{name}", kwargs={"lang": code, "slug": slug})
+    if language_of(code).default:
+        return reverse(f"pages:{name}", kwargs=kwargs)
+    return reverse(f"pages:lang-{name}", kwargs={"lang": code, **kwargs})
 
 
 def translated_items(kind, code, queryset=None):

@@ -468,16 +468,21 @@ class Site(Imported):
     @classmethod
     def build_cached(cls, function):
         """Decorate a function of the whole content (no arguments): its answer is kept in the
-        build cache while there is one, and computed on every call otherwise (the authoring server imports
-        between requests)."""
+        build cache while there is one, else for the request being answered (read_once: the
+        authoring server imports between requests, and one page may ask many times, as a
+        sitemap asks each tag's pages in each language), and computed on every call otherwise."""
 
         @functools.wraps(function)
         def kept():
-            if cls._build_site is None:
+            if cls._build_site is not None:
+                store = cls._kept
+            elif (read := _request_reads.get()) is not None:
+                store = read.setdefault("kept", {})
+            else:
                 return function()
-            if function not in cls._kept:
-                cls._kept[function] = function()
-            return cls._kept[function]
+            if function not in store:
+                store[function] = function()
+            return store[function]
 
         return kept
 

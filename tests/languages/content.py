@@ -107,3 +107,19 @@ def add_languages(folder):
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_text(text, encoding="utf-8")
     return folder
+
+
+# More French translations, for the lists' pages (tests/languages/test_lists.py): three projects,
+# two articles sharing the tag "introduction".
+MORE = {
+    "projects/beta_two.fr.md": '---\ntitle: "Bêta Deux"\n---\nDeux.\n',
+    "projects/gamma.fr.md": '---\ntitle: "Gamma fr"\n---\nTrois.\n',
+    "articles/unicode-post.fr.md": '---\ntitle: "Unicode fr"\ntags: [introduction]\n---\nTexte.\n',
+}
+
+
+def add_more(folder):
+    """Add the translations of MORE to a multilingual content folder."""
+    for rel, text in MORE.items():
+        (folder / rel).write_text(text, encoding="utf-8")
+    return folder

@@ -68,3 +68,28 @@ def test_persian_mirrors_and_japanese_reads_at_both_widths(served, cjk_font, chr
         "return [...document.querySelectorAll('.language-switcher a')].map(a => a.getAttribute('href'))"
     )
     assert links == ["/", "/fr/", "/fa/", "/ja/"]
+
+
+def test_the_arrows_point_the_way_each_language_reads(served, chromium):
+    """An arrow is not mirrored with its text: on a right-to-left page the link back to the list
+    points right and the "all articles" link left (site.css's --back and --on)."""
+    driver = chromium()
+    arrows = {}
+    for path, selector, side in [
+        ("/fa/articles/first-post", ".breadcrumb a", "::before"),
+        ("/ja/articles/first-post", ".breadcrumb a", "::before"),
+        ("/fa/", ".section-head a", "::after"),
+        ("/fr/", ".section-head a", "::after"),
+    ]:
+        driver.get(served + path)
+        arrows[path] = driver.execute_script(
+            "return getComputedStyle(document.querySelector(arguments[0]), arguments[1]).content",
+            selector,
+            side,
+        )
+    assert arrows == {
+        "/fa/articles/first-post": '"→ "',
+        "/ja/articles/first-post": '"← "',
+        "/fa/": '" ←"',
+        "/fr/": '" →"',
+    }

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .content import add_languages
+from .content import add_languages, add_more
 
 
 @pytest.fixture
@@ -128,3 +128,34 @@ def test_the_preview_answers_each_languages_404_and_moves_its_aliases(multilingu
         assert (status, headers.get("Location")) == (301, "/fr/articles/first-post")
         status, _, body = fetch(base + "/fa/articles/first-post")
         assert status == 200 and b'dir="rtl"' in body
+
+
+def test_the_build_writes_each_languages_later_pages_and_tags_index(site, content_dir, settings, tmp_path):
+    """One item a page: French has three pages of projects, two of articles and of its tag
+    "introduction"; the verify step follows their links (prev, next, the tags')."""
+    settings.LIST_PAGE_SIZE = 1
+    add_more(add_languages(content_dir))
+    site()
+    out = tmp_path / "site"
+    written = [
+        "fr/projects/page/2.html",
+        "fr/projects/page/3.html",
+        "fr/articles/page/2.html",
+        "fr/tags/introduction/page/2.html",
+        "fr/tags.html",
+        "fa/tags.html",
+        "ja/tags.html",
+    ]
+    for rel in written:
+        assert (out / rel).is_file(), rel
+    for rel in [
+        "fr/projects/page/4.html",
+        "fr/projects/page/1.html",
+        "fa/projects/page/2.html",
+        "fr/tags/introduction/page/3.html",
+    ]:
+        assert not (out / rel).exists(), rel
+    second = (out / "fr/projects/page/2.html").read_text()
+    assert '<link rel="prev" href="/fr/projects">' in second
+    assert '<link rel="next" href="/fr/projects/page/3">' in second
+    assert '<a href="/fr/tags/introduction">' in (out / "fr/tags.html").read_text()

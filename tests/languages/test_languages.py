@@ -242,6 +242,10 @@ def test_llms_txt_lists_each_languages_pages(multilingual, client):
     text = client.get("/llms.txt").content.decode()
     assert "\n## In Français (fr)\n- [Home](https://portfolio.test/fr/):" in text
     assert (
+        f"- [Tags]({BASE}/fr/tags): Every tag of its projects and articles, each with its page and feed; "
+        f"its lists at {BASE}/fr/projects and {BASE}/fr/articles.\n"
+    ) in text
+    assert (
         f"- [Premier article]({BASE}/fr/articles/first-post.md): Le premier, en français. "
         f"(page: {BASE}/fr/articles/first-post; translation of {BASE}/articles/first-post)"
     ) in text
@@ -313,3 +317,61 @@ def test_a_scheduled_translation_is_published_on_its_day_without_an_edit(multili
     settings.BUILD_DATE = datetime.date(2998, 12, 31)  # and back again
     import_content(multilingual, workers=1)
     assert client.get("/fr/articles/crlf-post").status_code == 404
+
+
+PAGE = '---\ntitle: "{title}"\ndescription: "A page."\n{extra}---\nA page.\n'
+
+
+def test_a_page_named_as_one_of_the_languages_is_refused(multilingual):
+    """/fr would stand beside /fr/, the French home (fr.html beside fr/index.html in a build)."""
+    (multilingual / "pages/fr.md").write_text(PAGE.format(title="Fr", extra=""))
+    (multilingual / "pages/contact-me.md").write_text(PAGE.format(title="Contact", extra="aliases: [fa]\n"))
+    assert sorted(problems(multilingual)) == [
+        "pages/contact-me.md: aliases: 'fa': /fa would be taken for the site's pages in fa "
+        "(/fa/, site.yaml's languages)",
+        "pages/fr.md: file name: /fr would be taken for the site's pages in fr "
+        "(/fr/, site.yaml's languages): name the page otherwise",
+    ]
+
+
+def test_an_old_address_that_is_a_languages_home_is_refused(multilingual):
+    project = multilingual / "projects/delta.md"
+    project.write_text(project.read_text().replace("status: active", 'status: active\naliases: ["/ja"]'))
+    assert problems(multilingual) == [
+        "projects/delta.md: aliases: '/ja' would hide the site's own address /ja/: "
+        "expected an old address the site does not use",
+    ]
+
+
+def test_a_translations_old_address_that_is_a_languages_home_is_refused(multilingual):
+    translation = multilingual / "articles/first-post.fa.md"
+    translation.write_text(translation.read_text().replace("tags:", 'aliases: ["/fr/"]\ntags:'))
+    assert problems(multilingual) == [
+        "articles/first-post.fa.md: aliases: '/fr/' would hide the site's own address /fr/: "
+        "expected an old address the site does not use",
+    ]
+
+
+def test_what_is_under_a_language_and_the_defaults_code_stay_free(multilingual, client):
+    (multilingual / "pages/en.md").write_text(PAGE.format(title="En", extra='aliases: ["/fr/vieux/"]\n'))
+    import_content(multilingual, workers=1)  # the default language has no prefix: /en is a page's
+    assert client.get("/en").status_code == 200
+    assert client.get("/fr/vieux/")["Location"] == "/en"
+
+
+def test_a_language_listed_after_the_page_of_its_code_is_refused(multilingual):
+    """The page's file did not change: site.yaml's did, and it takes the page's address."""
+    (multilingual / "pages/de.md").write_text(PAGE.format(title="De", extra="aliases: [nl]\n"))
+    project = multilingual / "projects/delta.md"
+    project.write_text(project.read_text().replace("status: active", 'status: active\naliases: ["/it.html"]'))
+    import_content(multilingual, workers=1)
+    site = multilingual / "site.yaml"
+    site.write_text(site.read_text() + "  - code: de\n  - code: nl\n  - code: it\n")
+    assert problems(multilingual) == [
+        "pages/de.md: aliases: 'nl': /nl would be taken for the site's pages in nl "
+        "(/nl/, site.yaml's languages)",
+        "pages/de.md: file name: /de would be taken for the site's pages in de "
+        "(/de/, site.yaml's languages): name the page otherwise",
+        "projects/delta.md: aliases: '/it.html' would hide the site's own address /it/: "
+        "expected an old address the site does not use",
+    ]
