@@ -78,6 +78,49 @@ def test_directives():
     assert post.warnings == ["directive ::chart has no equivalent here: dropped"]
 
 
+def test_text_directives():
+    post = Warned()
+    body = (
+        'Press :kbd[Ctrl]+:kbd[C] on an :abbr[HTML]{title="Hyper <Text>"} page.\n'
+        "See :github[withastro/astro], :link[the docs]{href=\"https://docs.astro.build/\"} and "
+        ":badge[New]{variant=tip}.\n"
+        ":empty[] goes.\n"
+    )
+    assert directives.convert(post, body) == (
+        'Press <kbd>Ctrl</kbd>+<kbd>C</kbd> on an <abbr title="Hyper &lt;Text&gt;">HTML</abbr> page.\n'
+        "See [withastro/astro](https://github.com/withastro/astro), [the docs](https://docs.astro.build/)"
+        " and New.\n goes.\n"
+    )
+    assert post.warnings == [
+        "directive :badge[New] has no equivalent here: its text kept",
+        "directive :empty[] has no equivalent here: dropped",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "`:kbd[in a span]`", "```\n:kbd[fenced]\n```", "https://example.org/:id[0]", "At 10:30[sharp]",
+        ":smile: and :+1:", "a:b[c]", "C:\\Users[1]", "\\:kbd[escaped]", "a ::kbd[two colons]",
+        ":bad-[name ends in a hyphen]", ":kbd[a [nested] label]", ":link[x]{href=javascript:alert(1)}x",
+    ],
+)  # fmt: skip
+def test_what_is_not_a_text_directive_stays_as_written(text):
+    post = Warned()
+    converted = directives.convert(post, text)
+    if text.startswith(":link"):  # a directive, but its address is not one: its label
+        assert converted == "xx" and post.warnings
+    else:
+        assert converted == text and not post.warnings
+
+
+def test_text_directives_are_read_in_linear_time():
+    post = Warned()
+    start = time.perf_counter()
+    directives.convert(post, ":a[" * 100_000 + ":b[x]{" * 100_000 + ":" + "c" * 100_000 + "-[")
+    assert time.perf_counter() - start < 3
+
+
 def test_kramdown():
     post = Warned()
     body = '* TOC\n{:toc}\n\nMind it.\n{: .notice--danger}\n\n[x](y){:target="_blank"}\n{: #anchor}\n'

@@ -118,6 +118,13 @@ def test_what_each_site_became(moved):
         assert "> [!NOTE]\n> Everything here is plain text." in first  # an alert, as written
         assert "[quill-notes/quill](https://github.com/quill-notes/quill)" in first
         assert "> [!TIP]\n> **Keep it short**\n> One idea per post." in first
+        # Text directives: HTML elements where there are some, the label's text with a warning
+        # naming the line where there is none, and never inside code.
+        assert (
+            'Save with <kbd>Ctrl</kbd>+<kbd>S</kbd>; the <abbr title="command-line interface">CLI</abbr>'
+            " does the rest,\nat 10:30 or later, quietly. In a span: `:kbd[Esc]`." in first
+        )
+        assert "line 15: directive :sparkles[quietly] has no equivalent here: its text kept" in report
         second = text["articles/second-post.md"]
         assert "date: 2024-09-02" in second  # `publishDate: "Sep 2, 2024"`
         assert "[the first](first-steps.md), or the [about page](../pages/about.md)" in second
