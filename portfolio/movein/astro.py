@@ -3,8 +3,9 @@ loader's folder anywhere, or a legacy src/content/<name>/ folder), else AstroPap
 or src/content/blog/; the old addresses from the route that renders it; src/pages/*.md as pages;
 public files in public/."""
 
+import os
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from . import directives, tsconfig
 from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, leads_out, read_post, walk
@@ -13,6 +14,7 @@ BLOG_DIRS = ("src/data/blog", "src/content/blog")
 CONTENT_CONFIGS = [f"{folder}.{ext}" for folder in ("src/content.config", "src/content/config")
                    for ext in ("ts", "mts", "js", "mjs")]  # fmt: skip
 POSTS_NAMES = ("blog", "posts", "post")
+MODULE_EXTENSIONS = (".ts", ".mts", ".js", ".mjs")  # a module an import names without its own
 # A route's file or folder naming one entry: `[...slug]`, `[slug]`, `[...id]`, `[post]`.
 DYNAMIC = re.compile(r"\[(?:\.\.\.)?(?:slug|id|post|path)\]")
 GET_COLLECTION = re.compile(r"""\bgetCollection\(\s*["'`](?P<name>[\w-]+)["'`]""")
@@ -92,7 +94,7 @@ class Astro:
                     return PurePosixPath(folder).name, source / folder, None
             raise NotASite(f"{source} is not an Astro blog: it has neither {' nor '.join(BLOG_DIRS)}/")
         rel = config.relative_to(source).as_posix()
-        found = tsconfig.collections(config.read_text(errors="replace"))
+        found = tsconfig.collections(config.read_text(errors="replace"), lambda spec: self._module(config, spec))
         rendered = _routes(source)
         name = next((n for n in (*POSTS_NAMES, *rendered) if n in found), None)
         if name is None:
@@ -117,6 +119,30 @@ class Astro:
             raise NotASite(f"{source}: {rel}: the collection {name!r} has no folder {missing}/")
         pattern = tsconfig.glob_pattern(collection.pattern) if collection.pattern else None
         return name, folder, pattern
+
+    def _module(self, config, specifier):
+        """(text, None) of the module of SOURCE an import of the content config names (`./consts`,
+        `../consts.js`, `./paths/index.ts`, `@/consts` as src/consts), or (None, why not): a
+        package, a file outside SOURCE or a link out of it, no such file."""
+        if specifier.startswith(("@/", "~/")):  # the alias local_file() reads too
+            written = self.source / "src" / specifier[2:]
+        elif specifier.startswith(("./", "../")):
+            written = config.parent / specifier
+        else:
+            return None, "a package, not a file of SOURCE: not read"
+        base = Path(os.path.normpath(os.path.abspath(written)))
+        if not base.is_relative_to(os.path.abspath(self.source)):
+            return None, "which is outside SOURCE: not read"
+        stem = base.with_suffix("") if base.suffix in (".js", ".mjs") else base  # TypeScript's `./x.js`
+        candidates = [base, *(stem.with_name(stem.name + ext) for ext in MODULE_EXTENSIONS),
+                      *(base / f"index{ext}" for ext in MODULE_EXTENSIONS)]  # fmt: skip
+        found = next((path for path in candidates if path.is_file()), None)
+        if found is None:
+            return None, "which is no file of SOURCE"
+        outside = leads_out(found, self.source)
+        if outside:
+            return None, f"which {outside}"
+        return found.read_text(errors="replace")[:CONFIG_MAX], None
 
     def entries(self):
         yield from self.skipped
