@@ -23,11 +23,6 @@ TITLE = re.compile(r"""(?:\btitle\s*:|\bSITE_TITLE\s*=)\s*(["'`])(?P<value>[^"'`
 DESCRIPTION = re.compile(r"""(?:\bdesc\s*:|\bSITE_DESCRIPTION\s*=)\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 AUTHOR = re.compile(r"""\bauthor\s*:\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 URL = re.compile(r"""\b(?:site|website)\s*:\s*(["'`])(?P<value>https?://[^"'`\s]+)\1""")
-# astro.config's i18n routing: `i18n: { defaultLocale: "en", locales: ["en", "fr"] }` (the
-# locales written as strings; one written as `{ path, codes }` is not read).
-I18N = re.compile(r"\bi18n\s*:\s*\{(?P<body>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}", re.S)
-DEFAULT_LOCALE = re.compile(r"""\bdefaultLocale\s*:\s*(["'`])(?P<value>[\w-]+)\1""")
-LOCALES = re.compile(r"""\blocales\s*:\s*\[(?P<value>[^\]]*)\]""")
 
 
 # How much of each config file the title, description, author and address are looked for in.
@@ -54,7 +49,7 @@ class Astro:
         self.route = routes.get(self.collection) or ("/posts/" if self.astropaper or not routes else None)
         if self.route is None:
             self.route = f"/{self.collection}/"
-        config = ""
+        config, astro_config = "", ""
         for name in ("src/config.ts", "src/config.js", "src/consts.ts", "src/consts.js", "astro.config.mjs",
                      "astro.config.ts", "astro.config.js"):  # fmt: skip
             if (source / name).is_file():
@@ -62,22 +57,20 @@ class Astro:
                 if outside:
                     self.skipped.append(Skip(name, outside))
                     continue
-                config += (source / name).read_text(errors="replace")[:CONFIG_MAX] + "\n"
+                text = (source / name).read_text(errors="replace")[:CONFIG_MAX] + "\n"
+                config += text
+                astro_config += text if name.startswith("astro.config.") else ""
         self.title = _found(TITLE, config)
         self.description = _found(DESCRIPTION, config)
         self.author = _found(AUTHOR, config)
         self.url = _found(URL, config).rstrip("/")
-        # i18n: each locale's posts in a folder of its own under the collection's (Astro's
-        # recipe: blog/en/post.md, blog/fr/post.md); the default's are the originals.
-        i18n = I18N.search(config)
-        body = i18n["body"] if i18n else ""
-        self.default_language = _found(DEFAULT_LOCALE, body).lower() or "en"
-        found = LOCALES.search(body)
-        self.locales = (
-            {code.lower() for code in re.findall(r"""["'`]([\w-]+)["'`]""", found["value"])}
-            if found
-            else set()
-        )
+        # i18n: each locale's posts in a folder of its own under the collection's, named by its
+        # path (Astro's recipe: blog/en/post.md, blog/fr/post.md, blog/french/ for a locale
+        # written `{ path: "french", codes: ["fr"] }`); the default's are the originals.
+        default, locales = tsconfig.i18n(astro_config)
+        self.locales = {path.lower(): code.lower() for path, code in locales.items()}  # {folder: code}
+        self.default_locale = default.lower()  # its path
+        self.default_language = self.locales.get(self.default_locale, self.default_locale) or "en"
 
     def _posts_collection(self):
         """(name, folder, glob pattern or None) of the posts: the content config's collection named
@@ -159,8 +152,8 @@ class Astro:
                 name = path.parent.name if path.stem == "index" and path.parent != self.blog else path.stem
                 post = read_post(path, self.source, name)
                 locale = self._locale(path)
-                if isinstance(post, Post) and locale and locale != self.default_language:
-                    post.language = locale  # a translation of the default locale's post of that name
+                if isinstance(post, Post) and locale and locale != self.default_locale:
+                    post.language = self.locales[locale]  # a translation of the default's post of that name
                 yield post
             # other files beside the posts are images and the like, copied when a post uses them
         yield from self._pages()
@@ -189,7 +182,8 @@ class Astro:
             yield page
 
     def _locale(self, path):
-        """The i18n locale whose folder (the first under the collection's) holds `path`, or None."""
+        """The path of the i18n locale whose folder (the first under the collection's) holds
+        `path`, lower-cased, or None."""
         first = path.relative_to(self.blog).parts[0]
         return first.lower() if first.lower() in self.locales and first != path.name else None
 
@@ -202,9 +196,9 @@ class Astro:
         if isinstance(post.fields.get("slug"), str) and post.fields["slug"].strip():
             return [f"{self.route}{post.fields['slug'].strip().strip('/')}/"]
         folders = post.path.parent.relative_to(self.blog).parts
-        if self._locale(post.path):  # Astro's i18n routing: the default locale's at the route,
-            folders = folders[1:]  # another's under /<locale>/ (prefixDefaultLocale: false)
-            prefix = f"/{post.language}" if post.language else ""
+        if locale := self._locale(post.path):  # Astro's i18n routing: the default locale's at
+            folders = folders[1:]  # the route, another's under /<its path>/ (prefixDefaultLocale: false)
+            prefix = f"/{locale}" if post.language else ""
             parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
             return (
                 [prefix + self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []

@@ -6,7 +6,7 @@ few shapes a content config is written in are looked for among the tokens:
     const blog = defineCollection({ loader: glob({ base: "./content/posts", pattern: "**/*.md" }) });
     export const collections = { blog, posts: legacy, "notes": defineCollection({ type: "content" }) };
 
-A `base` may be a string, a template literal (`./${BLOG_PATH}`) or a name, read from the file's
+An astro.config's `i18n` is read in the same way (i18n()). A `base` may be a string, a template literal (`./${BLOG_PATH}`) or a name, read from the file's
 own `const NAME = "..."` or from an `export const NAME = "..."` of a module it imports by name
 (`import { CONTENT_DIR } from "./consts"`: the caller reads the module's text, from SOURCE only);
 what cannot be read so is None, and `unread` says why.
@@ -110,6 +110,43 @@ def _collection(toks, constants, closing, offset, unread):
                 )
             return collection
     return Collection("", None)
+
+
+def i18n(text):
+    """(defaultLocale, {path: language code}) of an astro.config's `i18n: { defaultLocale,
+    locales }`: a locale written as a string is its own path and code, one written as
+    `{ path: "french", codes: ["fr", "fr-CA"] }` has its path and its first code ("", {} without)."""
+    toks = tokens(text)
+    closing = _closings(toks)
+    for index, (_, word) in enumerate(toks):
+        if word == "i18n" and _at(toks, index + 1) == ":" and _at(toks, index + 2) == "{":
+            end = closing.get(index + 2, len(toks))
+            options = dict(_members(toks, index + 3, end, closing, values=True))
+            default = _value(options.get("defaultLocale"), {}) or ""
+            return default, _locales(options.get("locales") or [])
+    return "", {}
+
+
+def _locales(written):
+    """{path: code} of a `locales` array's tokens (each a string or a `{ path, codes }`)."""
+    found, closing, index = {}, _closings(written), 1
+    if _at(written, 0) != "[":
+        return found
+    while index < closing.get(0, 0):
+        kind, word = written[index]
+        if kind == "string":
+            found[_unquote(word)] = _unquote(word)
+        elif word == "{" and index in closing:
+            members = dict(_members(written, index + 1, closing[index], closing, values=True))
+            path = _value(members.get("path"), {})
+            codes = [_unquote(w) for k, w in members.get("codes") or [] if k == "string"]
+            if path and codes:
+                found[path] = codes[0]
+            index = closing[index]
+        elif word in "([" and index in closing:  # not a locale: skipped whole
+            index = closing[index]
+        index += 1
+    return found
 
 
 def _members(toks, start, end, closing, values=False):

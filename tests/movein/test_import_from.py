@@ -215,15 +215,18 @@ def test_astro_i18n_folders_come_in_as_translations(tmp_path, settings):
     assert sorted(name for name in files if name.startswith("articles/")) == [
         "articles/first-steps.fr.md", "articles/first-steps.ja.md", "articles/first-steps.md",
     ]  # fmt: skip
-    assert "converted  src/content/blog/fr/first-steps.md -> articles/first-steps.fr.md" in report
+    # French is written `{ path: "french", codes: ["fr", "fr-CA"] }`: its folder and its old
+    # addresses are the path's, its language the first code.
+    assert "converted  src/content/blog/french/first-steps.md -> articles/first-steps.fr.md" in report
     assert (
-        "skipped    src/content/blog/fr/only-in-french.md: a translation (fr) of no moved post or page: "
-        "move it by hand" in report
+        "skipped    src/content/blog/french/only-in-french.md: a translation (fr) of no moved post or "
+        "page: move it by hand" in report
     )
     assert '  - "/blog/first-steps/"' in files["articles/first-steps.md"].decode()  # the default's
     french = files["articles/first-steps.fr.md"].decode()
     assert french.startswith('---\ntitle: "Premiers pas"\ndescription: "Là où le carnet commence."\n')
-    assert '  - "/fr/blog/first-steps/"' in french  # its old address, under its locale
+    assert '  - "/french/blog/first-steps/"' in french  # its old address, under its locale's path
+    assert '  - "/ja/blog/first-steps/"' in files["articles/first-steps.ja.md"].decode()
     assert "date: 2024-08-26" in files["articles/first-steps.ja.md"].decode()
     assert (
         files["site.yaml"].decode().endswith('languages:\n  - code: "en"\n  - code: "fr"\n  - code: "ja"\n')

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from portfolio.movein import directives, kramdown, tsconfig
+from portfolio.movein.astro import Astro
 from portfolio.movein.hugo import Hugo
 from portfolio.movein.posts import date_of
 
@@ -49,6 +50,21 @@ def test_a_hostile_content_config_is_read_in_linear_time():
     imports = 'import { A as B, ' * 50_000 + '} from "./x";' + "import {} from './y';" * 50_000
     tsconfig.collections(imports, lambda specifier: ("export const A = `${A}`;" * 50_000, None))
     assert time.perf_counter() - start < 3
+
+
+def test_astro_i18n_locales_as_strings_and_as_paths_with_codes(tmp_path):
+    (tmp_path / "src/content/blog/english").mkdir(parents=True)
+    (tmp_path / "src/content/blog/portugues").mkdir()
+    (tmp_path / "astro.config.mjs").write_text(
+        "export default defineConfig({\n  i18n: {\n    defaultLocale: 'english',\n"
+        '    locales: [{ path: "english", codes: ["en", "en-GB"] }, "es",\n'
+        '              { codes: ["pt-BR", "pt"], path: "portugues" }, ["not", "one"]],\n'
+        "    fallback: { es: 'english' },\n  },\n});\n"
+    )
+    site = Astro(tmp_path)
+    assert site.locales == {"english": "en", "es": "es", "portugues": "pt-br"}
+    assert (site.default_locale, site.default_language) == ("english", "en")
+    assert tsconfig.i18n("export default defineConfig({ i18n })") == ("", {})  # not read: a name
 
 
 @pytest.mark.parametrize(
