@@ -6,10 +6,11 @@ few shapes a content config is written in are looked for among the tokens:
     const blog = defineCollection({ loader: glob({ base: "./content/posts", pattern: "**/*.md" }) });
     export const collections = { blog, posts: legacy, "notes": defineCollection({ type: "content" }) };
 
-An astro.config's `i18n` is read in the same way (i18n()). A `base` may be a string, a template literal (`./${BLOG_PATH}`) or a name, read from the file's
+A `base` may be a string, a template literal (`./${BLOG_PATH}`) or a name, read from the file's
 own `const NAME = "..."` or from an `export const NAME = "..."` of a module it imports by name
 (`import { CONTENT_DIR } from "./consts"`: the caller reads the module's text, from SOURCE only);
-what cannot be read so is None, and `unread` says why.
+what cannot be read so is None, and `unread` says why. An astro.config's `i18n` (its locales) is
+read from its tokens in the same way: i18n().
 """
 
 import re
