@@ -87,7 +87,9 @@ class Astro:
                     return PurePosixPath(folder).name, source / folder, None
             raise NotASite(f"{source} is not an Astro blog: it has neither {' nor '.join(BLOG_DIRS)}/")
         rel = config.relative_to(source).as_posix()
-        found = tsconfig.collections(config.read_text(errors="replace"), lambda spec: self._module(config, spec))
+        found = tsconfig.collections(
+            config.read_text(errors="replace"), lambda spec: self._module(config, spec)
+        )
         rendered = _routes(source)
         name = next((n for n in (*POSTS_NAMES, *rendered) if n in found), None)
         if name is None:

@@ -66,7 +66,7 @@ def attributes(text):
 def convert(post, body):
     """`body` with its directives converted; warnings added to `post`."""
     text = inline(post, body)  # as many lines as the body: a line's place in the body stands
-    out, open_containers, fence, offset = [], [], None, 0
+    out, open_containers, fence = [], [], None
     starts = [0]
     for line in body.split("\n"):
         starts.append(starts[-1] + len(line) + 1)

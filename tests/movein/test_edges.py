@@ -254,14 +254,24 @@ def astro_site(root, config, modules):
 @pytest.mark.parametrize(
     "config, modules",
     [
-        ('import { DATA } from "./consts";\nconst BASE = `${DATA}/posts`;',
-         {"src/consts.ts": 'export const DATA = "./src/data";\n'}),
-        ('import { POSTS as BASE } from "./consts.js";',  # TypeScript's spelling of consts.ts
-         {"src/consts.ts": 'const ROOT = "src";\nexport const POSTS = `${ROOT}/data/posts`;\n'}),
-        ('import { BASE } from "./paths";', {"src/paths/index.ts": "export const BASE = 'src/data/posts' as const;\n"}),
-        ('import { type Path, BASE } from "@/config";', {"src/config.mjs": 'export const BASE = "src/data/posts";\n'}),
+        (
+            'import { DATA } from "./consts";\nconst BASE = `${DATA}/posts`;',
+            {"src/consts.ts": 'export const DATA = "./src/data";\n'},
+        ),
+        (
+            'import { POSTS as BASE } from "./consts.js";',  # TypeScript's spelling of consts.ts
+            {"src/consts.ts": 'const ROOT = "src";\nexport const POSTS = `${ROOT}/data/posts`;\n'},
+        ),
+        (
+            'import { BASE } from "./paths";',
+            {"src/paths/index.ts": "export const BASE = 'src/data/posts' as const;\n"},
+        ),
+        (
+            'import { type Path, BASE } from "@/config";',
+            {"src/config.mjs": 'export const BASE = "src/data/posts";\n'},
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_astro_base_imported_from_a_module_of_the_site_is_read(tmp_path, config, modules):
     source = astro_site(tmp_path / "astro", config, modules)
     report, files = move("astro", source, tmp_path / "dest")
@@ -272,18 +282,39 @@ def test_an_astro_base_imported_from_a_module_of_the_site_is_read(tmp_path, conf
 @pytest.mark.parametrize(
     "config, modules, why",
     [
-        ('import { BASE } from "astro-paths";', {}, "is imported from 'astro-paths', a package, not a file of SOURCE"),
-        ('import { BASE } from "../../outside/consts";', {}, "is imported from '../../outside/consts', which is outside SOURCE"),
-        ('import { BASE } from "./linked";', {}, "is imported from './linked', which leads out of SOURCE (to "),
+        (
+            'import { BASE } from "astro-paths";',
+            {},
+            "is imported from 'astro-paths', a package, not a file of SOURCE",
+        ),
+        (
+            'import { BASE } from "../../outside/consts";',
+            {},
+            "is imported from '../../outside/consts', which is outside SOURCE",
+        ),
+        (
+            'import { BASE } from "./linked";',
+            {},
+            "is imported from './linked', which leads out of SOURCE (to ",
+        ),
         ('import { BASE } from "./nowhere";', {}, "is imported from './nowhere', which is no file of SOURCE"),
-        ('import { BASE } from "./consts";', {"src/consts.ts": "export const BASE = path.join('src', 'data');\n"},
-         "is imported from './consts', where BASE is not an `export const` of a string"),
-        ('import { BASE } from "./consts";', {"src/consts.ts": "const BASE = 'src/data/posts';\n"},
-         "is imported from './consts', where BASE is not an `export const` of a string"),
-        ('import BASE from "./consts";', {"src/consts.ts": "export default 'src/data/posts';\n"},
-         "cannot be read without running it"),
+        (
+            'import { BASE } from "./consts";',
+            {"src/consts.ts": "export const BASE = path.join('src', 'data');\n"},
+            "is imported from './consts', where BASE is not an `export const` of a string",
+        ),
+        (
+            'import { BASE } from "./consts";',
+            {"src/consts.ts": "const BASE = 'src/data/posts';\n"},
+            "is imported from './consts', where BASE is not an `export const` of a string",
+        ),
+        (
+            'import BASE from "./consts";',
+            {"src/consts.ts": "export default 'src/data/posts';\n"},
+            "cannot be read without running it",
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_astro_base_imported_otherwise_is_refused_saying_why(tmp_path, config, modules, why):
     outside = tmp_path / "outside/consts.ts"
     outside.parent.mkdir()

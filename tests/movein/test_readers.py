@@ -47,7 +47,7 @@ def test_the_content_config_names_each_collection_and_its_folder():
 def test_a_hostile_content_config_is_read_in_linear_time():
     start = time.perf_counter()
     tsconfig.collections("defineCollection(" * 50_000 + "`${" * 50_000 + "/*" + '"' * 50_000)
-    imports = 'import { A as B, ' * 50_000 + '} from "./x";' + "import {} from './y';" * 50_000
+    imports = "import { A as B, " * 50_000 + '} from "./x";' + "import {} from './y';" * 50_000
     tsconfig.collections(imports, lambda specifier: ("export const A = `${A}`;" * 50_000, None))
     assert time.perf_counter() - start < 3
 
@@ -100,7 +100,7 @@ def test_text_directives():
     post = Warned()
     body = (
         'Press :kbd[Ctrl]+:kbd[C] on an :abbr[HTML]{title="Hyper <Text>"} page.\n'
-        "See :github[withastro/astro], :link[the docs]{href=\"https://docs.astro.build/\"} and "
+        'See :github[withastro/astro], :link[the docs]{href="https://docs.astro.build/"} and '
         ":badge[New]{variant=tip}.\n"
         ":empty[] goes.\n"
     )
