@@ -3,8 +3,9 @@ loader's folder anywhere, or a legacy src/content/<name>/ folder), else AstroPap
 or src/content/blog/; the old addresses from the route that renders it; src/pages/*.md as pages;
 public files in public/."""
 
+import os
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from . import directives, tsconfig
 from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, leads_out, read_post, walk
@@ -13,6 +14,7 @@ BLOG_DIRS = ("src/data/blog", "src/content/blog")
 CONTENT_CONFIGS = [f"{folder}.{ext}" for folder in ("src/content.config", "src/content/config")
                    for ext in ("ts", "mts", "js", "mjs")]  # fmt: skip
 POSTS_NAMES = ("blog", "posts", "post")
+MODULE_EXTENSIONS = (".ts", ".mts", ".js", ".mjs")  # a module an import names without its own
 # A route's file or folder naming one entry: `[...slug]`, `[slug]`, `[...id]`, `[post]`.
 DYNAMIC = re.compile(r"\[(?:\.\.\.)?(?:slug|id|post|path)\]")
 GET_COLLECTION = re.compile(r"""\bgetCollection\(\s*["'`](?P<name>[\w-]+)["'`]""")
@@ -21,11 +23,6 @@ TITLE = re.compile(r"""(?:\btitle\s*:|\bSITE_TITLE\s*=)\s*(["'`])(?P<value>[^"'`
 DESCRIPTION = re.compile(r"""(?:\bdesc\s*:|\bSITE_DESCRIPTION\s*=)\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 AUTHOR = re.compile(r"""\bauthor\s*:\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 URL = re.compile(r"""\b(?:site|website)\s*:\s*(["'`])(?P<value>https?://[^"'`\s]+)\1""")
-# astro.config's i18n routing: `i18n: { defaultLocale: "en", locales: ["en", "fr"] }` (the
-# locales written as strings; one written as `{ path, codes }` is not read).
-I18N = re.compile(r"\bi18n\s*:\s*\{(?P<body>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}", re.S)
-DEFAULT_LOCALE = re.compile(r"""\bdefaultLocale\s*:\s*(["'`])(?P<value>[\w-]+)\1""")
-LOCALES = re.compile(r"""\blocales\s*:\s*\[(?P<value>[^\]]*)\]""")
 
 
 # How much of each config file the title, description, author and address are looked for in.
@@ -52,7 +49,7 @@ class Astro:
         self.route = routes.get(self.collection) or ("/posts/" if self.astropaper or not routes else None)
         if self.route is None:
             self.route = f"/{self.collection}/"
-        config = ""
+        config, astro_config = "", ""
         for name in ("src/config.ts", "src/config.js", "src/consts.ts", "src/consts.js", "astro.config.mjs",
                      "astro.config.ts", "astro.config.js"):  # fmt: skip
             if (source / name).is_file():
@@ -60,22 +57,20 @@ class Astro:
                 if outside:
                     self.skipped.append(Skip(name, outside))
                     continue
-                config += (source / name).read_text(errors="replace")[:CONFIG_MAX] + "\n"
+                text = (source / name).read_text(errors="replace")[:CONFIG_MAX] + "\n"
+                config += text
+                astro_config += text if name.startswith("astro.config.") else ""
         self.title = _found(TITLE, config)
         self.description = _found(DESCRIPTION, config)
         self.author = _found(AUTHOR, config)
         self.url = _found(URL, config).rstrip("/")
-        # i18n: each locale's posts in a folder of its own under the collection's (Astro's
-        # recipe: blog/en/post.md, blog/fr/post.md); the default's are the originals.
-        i18n = I18N.search(config)
-        body = i18n["body"] if i18n else ""
-        self.default_language = _found(DEFAULT_LOCALE, body).lower() or "en"
-        found = LOCALES.search(body)
-        self.locales = (
-            {code.lower() for code in re.findall(r"""["'`]([\w-]+)["'`]""", found["value"])}
-            if found
-            else set()
-        )
+        # i18n: each locale's posts in a folder of its own under the collection's, named by its
+        # path (Astro's recipe: blog/en/post.md, blog/fr/post.md, blog/french/ for a locale
+        # written `{ path: "french", codes: ["fr"] }`); the default's are the originals.
+        default, locales = tsconfig.i18n(astro_config)
+        self.locales = {path.lower(): code.lower() for path, code in locales.items()}  # {folder: code}
+        self.default_locale = default.lower()  # its path
+        self.default_language = self.locales.get(self.default_locale, self.default_locale) or "en"
 
     def _posts_collection(self):
         """(name, folder, glob pattern or None) of the posts: the content config's collection named
@@ -92,7 +87,9 @@ class Astro:
                     return PurePosixPath(folder).name, source / folder, None
             raise NotASite(f"{source} is not an Astro blog: it has neither {' nor '.join(BLOG_DIRS)}/")
         rel = config.relative_to(source).as_posix()
-        found = tsconfig.collections(config.read_text(errors="replace"))
+        found = tsconfig.collections(
+            config.read_text(errors="replace"), lambda spec: self._module(config, spec)
+        )
         rendered = _routes(source)
         name = next((n for n in (*POSTS_NAMES, *rendered) if n in found), None)
         if name is None:
@@ -118,6 +115,30 @@ class Astro:
         pattern = tsconfig.glob_pattern(collection.pattern) if collection.pattern else None
         return name, folder, pattern
 
+    def _module(self, config, specifier):
+        """(text, None) of the module of SOURCE an import of the content config names (`./consts`,
+        `../consts.js`, `./paths/index.ts`, `@/consts` as src/consts), or (None, why not): a
+        package, a file outside SOURCE or a link out of it, no such file."""
+        if specifier.startswith(("@/", "~/")):  # the alias local_file() reads too
+            written = self.source / "src" / specifier[2:]
+        elif specifier.startswith(("./", "../")):
+            written = config.parent / specifier
+        else:
+            return None, "a package, not a file of SOURCE: not read"
+        base = Path(os.path.normpath(os.path.abspath(written)))
+        if not base.is_relative_to(os.path.abspath(self.source)):
+            return None, "which is outside SOURCE: not read"
+        stem = base.with_suffix("") if base.suffix in (".js", ".mjs") else base  # TypeScript's `./x.js`
+        candidates = [base, *(stem.with_name(stem.name + ext) for ext in MODULE_EXTENSIONS),
+                      *(base / f"index{ext}" for ext in MODULE_EXTENSIONS)]  # fmt: skip
+        found = next((path for path in candidates if path.is_file()), None)
+        if found is None:
+            return None, "which is no file of SOURCE"
+        outside = leads_out(found, self.source)
+        if outside:
+            return None, f"which {outside}"
+        return found.read_text(errors="replace")[:CONFIG_MAX], None
+
     def entries(self):
         yield from self.skipped
         for path in walk(self.blog):
@@ -133,8 +154,8 @@ class Astro:
                 name = path.parent.name if path.stem == "index" and path.parent != self.blog else path.stem
                 post = read_post(path, self.source, name)
                 locale = self._locale(path)
-                if isinstance(post, Post) and locale and locale != self.default_language:
-                    post.language = locale  # a translation of the default locale's post of that name
+                if isinstance(post, Post) and locale and locale != self.default_locale:
+                    post.language = self.locales[locale]  # a translation of the default's post of that name
                 yield post
             # other files beside the posts are images and the like, copied when a post uses them
         yield from self._pages()
@@ -163,7 +184,8 @@ class Astro:
             yield page
 
     def _locale(self, path):
-        """The i18n locale whose folder (the first under the collection's) holds `path`, or None."""
+        """The path of the i18n locale whose folder (the first under the collection's) holds
+        `path`, lower-cased, or None."""
         first = path.relative_to(self.blog).parts[0]
         return first.lower() if first.lower() in self.locales and first != path.name else None
 
@@ -176,9 +198,9 @@ class Astro:
         if isinstance(post.fields.get("slug"), str) and post.fields["slug"].strip():
             return [f"{self.route}{post.fields['slug'].strip().strip('/')}/"]
         folders = post.path.parent.relative_to(self.blog).parts
-        if self._locale(post.path):  # Astro's i18n routing: the default locale's at the route,
-            folders = folders[1:]  # another's under /<locale>/ (prefixDefaultLocale: false)
-            prefix = f"/{post.language}" if post.language else ""
+        if locale := self._locale(post.path):  # Astro's i18n routing: the default locale's at
+            folders = folders[1:]  # the route, another's under /<its path>/ (prefixDefaultLocale: false)
+            prefix = f"/{locale}" if post.language else ""
             parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
             return (
                 [prefix + self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []

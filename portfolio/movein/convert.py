@@ -342,6 +342,8 @@ class Move:
         rules.parse_markdown_file(text.encode(), rel, rules.TRANSLATIONS[kind])
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "draft",
                   "tags", "categories", *self.site.date_keys}  # fmt: skip
+        if kind == "pages":  # its place in its language's menu: read with the original's (hugo.py)
+            mapped |= {"menu", "menus", "weight"}
         return text, sorted(k for k in fields if k not in mapped)
 
     def _page(self, post, slug, title, body, aliases):
@@ -360,7 +362,7 @@ class Move:
         text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
         rules.parse_markdown_file(text.encode(), f"pages/{slug}.md", rules.PAGE)
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "permalink",
-                  "redirect_from", "layout", "draft", "menu", "weight"}  # fmt: skip
+                  "redirect_from", "layout", "draft", "menu", "menus", "weight"}  # fmt: skip
         return text, sorted(k for k in fields if k not in mapped)
 
     def _title(self, post):

@@ -1,19 +1,26 @@
-"""remark-directive's block directives in an Astro post's body (themes add them through remark
+"""remark-directive's directives in an Astro post's body (themes add them through remark
 plugins; this site's renderer reads CommonMark and GitHub's additions only):
 
 - `::github{repo="owner/name"}` (a repository card) becomes a link to the repository, and
   `::youtube{#id}` a link to the video;
 - a container `:::note` ... `:::` (also tip, important, warning, caution) becomes a GitHub alert
   (`> [!NOTE]`), which the site renders as a callout, its `[label]` in bold on its first line;
-- any other directive is dropped (a container keeps what it holds), each with a warning.
+- a text directive inside a paragraph, `:name[label]{attributes}`, becomes the HTML element of
+  its name where there is one (`:kbd[Ctrl]` is `<kbd>Ctrl</kbd>`, `:abbr[HTML]{title="..."}` an
+  `<abbr>`: the site publishes a body's HTML as written), a link where it names an address
+  (`:github[owner/repo]`, `:link[text]{href="https://..."}`), else its label's text;
+- any other directive is dropped (a container keeps what it holds, a text directive its label),
+  each with a warning.
 
-Lines inside fenced code are never read as directives. One pass over the lines.
+Code (fenced, or a code span) is never read as directives. One pass over the body for the text
+directives, then one over the lines for the others.
 """
 
+import html
 import re
 from urllib.parse import quote
 
-from .markup import FENCE, link_text
+from .markup import FENCE, link_text, prose_parts
 
 # A directive's name, then its optional `[label]` and `{attributes}`, to the line's end.
 REST = r"(?P<name>[A-Za-z][\w-]*)(?:\[(?P<label>[^\]\n]*)\])?(?:\{(?P<attrs>[^}\n]*)\})?\s*$"
@@ -23,6 +30,21 @@ ATTRIBUTE = re.compile(r"""(?P<key>[#.]?[\w-]+)(?:\s*=\s*(?P<value>"[^"]*"|'[^']
 ALERTS = {"note": "NOTE", "tip": "TIP", "important": "IMPORTANT", "warning": "WARNING", "caution": "CAUTION",
           "danger": "CAUTION", "info": "NOTE"}  # fmt: skip
 REPOSITORY = re.compile(r"[\w.-]+/[\w.-]+")
+OWNER = re.compile(r"[\w.-]+(?:/[\w.-]+)?")  # a GitHub user, or a repository
+# A text directive: `:name[label]{attributes}`. remark-directive reads one after any character but
+# a colon; here the colon must not follow a letter, digit, `/` or `\` either, so that `a:b[c]`,
+# `C:\x[1]` and an address's `/:id[0]` stay as written; and the label is required, so `:smile:`
+# and `10:30` are never read. The label and the attributes stop at a bracket or a line's end (a
+# label with brackets inside stays as written): every character is read by at most one label and
+# one attribute list, and nothing can backtrack: linear.
+TEXT = re.compile(
+    r"(?<![\w:/\\]):(?P<name>[A-Za-z][A-Za-z0-9_-]*+)\[(?P<label>[^\[\]\n]*+)\](?:\{(?P<attrs>[^{}\n]*+)\})?"
+)
+# Directives named after an inline HTML element: the element (the renderer passes HTML as written).
+ELEMENTS = {"abbr", "kbd", "mark", "sub", "sup", "del", "ins", "cite", "dfn", "samp", "var", "small"}
+# An attribute naming where a text directive leads: `{href="https://..."}`, `{url=/about/}`.
+ADDRESS_KEYS = ("href", "url", "link", "to")
+ADDRESS = re.compile(r"(?:https?://|/)[^\s()<>]*")
 
 
 def attributes(text):
@@ -42,10 +64,14 @@ def attributes(text):
 
 
 def convert(post, body):
-    """`body` with its block directives converted; warnings added to `post`."""
-    out, open_containers, fence, offset = [], [], None, 0
+    """`body` with its directives converted; warnings added to `post`."""
+    text = inline(post, body)  # as many lines as the body: a line's place in the body stands
+    out, open_containers, fence = [], [], None
+    starts = [0]
     for line in body.split("\n"):
-        at, offset = offset, offset + len(line) + 1
+        starts.append(starts[-1] + len(line) + 1)
+    for number, line in enumerate(text.split("\n")):
+        at = starts[number]
         prefix = "".join("> " for kind in open_containers if kind)
         if fence is not None:
             stripped = line.strip()
@@ -97,3 +123,39 @@ def _leaf(name, label, attrs):
     if name == "youtube" and attrs.get("id"):
         return f"[{link_text(label or 'Video on YouTube')}](https://www.youtube.com/watch?v={quote(attrs['id'])})"
     return None
+
+
+def inline(post, body):
+    """`body` with its text directives converted (never inside code), each one within its line."""
+    out, position = [], 0
+    for start, end in prose_parts(body):
+        for found in TEXT.finditer(body, start, end):
+            if found["name"][-1] in "-_":  # not a name to remark-directive
+                continue
+            out += [body[position : found.start()], _text(post, found)]
+            position = found.end()
+    out.append(body[position:])
+    return "".join(out)
+
+
+def _text(post, found):
+    """What one text directive becomes; a warning where it is not converted."""
+    name, label, attrs = found["name"].lower(), found["label"], attributes(found["attrs"])
+    written = f":{found['name']}[{label[:40]}]"
+    if name in ELEMENTS:
+        title = attrs.get("title", "") if name in ("abbr", "dfn") else ""
+        opening = f'<{name} title="{html.escape(title)}">' if title else f"<{name}>"
+        return f"{opening}{label}</{name}>"
+    address = next((attrs[key] for key in ADDRESS_KEYS if attrs.get(key)), "")
+    if name == "github" and not address:  # `:github[owner/repo]`, `:github[user]`
+        named = attrs.get("repo") or attrs.get("user") or label.strip()
+        address = f"https://github.com/{named}" if OWNER.fullmatch(named) else ""
+    if name == "youtube" and attrs.get("id") and not address:
+        address = f"https://www.youtube.com/watch?v={quote(attrs['id'])}"
+    if ADDRESS.fullmatch(address):
+        return f"[{link_text(label) or address}]({address})"
+    if label.strip():
+        post.warn(f"directive {written} has no equivalent here: its text kept", found.start())
+    else:
+        post.warn(f"directive {written} has no equivalent here: dropped", found.start())
+    return label

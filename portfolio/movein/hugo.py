@@ -39,6 +39,7 @@ class Hugo:
     def __init__(self, source):
         self.source = source
         self.skipped = []  # config files a link leads out of SOURCE: Skips, reported first
+        self.menu_files = {}  # {language: [(config/_default/menus.<language>.toml, its menus)]}
         config = self._config()
         params = config.get("params") if isinstance(config.get("params"), dict) else {}
         languages = config.get("languages") if isinstance(config.get("languages"), dict) else {}
@@ -95,10 +96,20 @@ class Hugo:
         self.permalinks = {key: value for key, value in permalinks.items() if isinstance(value, str)}
         main = params.get("mainsections")
         self.main_sections = [main] if isinstance(main, str) else [str(s) for s in main or [] if s]
-        menus = config.get("menus") or config.get("menu")
-        self.menu = (
-            menus.get("main") if isinstance(menus, dict) and isinstance(menus.get("main"), list) else []
-        )
+        # The main menu of every language (the config's `menus`), and each language's own where it
+        # has one (its `languages.<code>.menus`, config/_default/menus.<code>.toml), which Hugo
+        # uses for that language instead: {code: ([entries], where it is written)}.
+        self.menu = _main_menu(config)
+        self.language_menus = {}
+        for code, settings in languages.items():
+            if isinstance(settings, dict) and (own := _main_menu(settings)):
+                self.language_menus[str(code).lower()] = (own, f"the config's languages.{code}")
+        for code, found in self.menu_files.items():
+            entries = [entry for _, menus in found for entry in _main_menu({"menus": menus})]
+            if entries:
+                self.language_menus[code] = (entries, found[0][0])
+        self.root_menu = self.menu  # every language's that has none of its own
+        self.menu = self.language_menus.get(self.default_language, (self.menu, ""))[0]
 
     def _config(self):
         """The site's configuration, merged as Hugo merges it: config/_default/ (`hugo.*` or
@@ -112,8 +123,15 @@ class Hugo:
                 continue
             for path in sorted(folder.iterdir()):
                 stem, _, ext = path.name.rpartition(".")
-                if ext not in CONFIG_EXTENSIONS or not path.is_file() or "." in stem or self._outside(path):
-                    continue  # `menus.en.toml`: a language's own (languages are a later issue)
+                if ext not in CONFIG_EXTENSIONS or not path.is_file() or self._outside(path):
+                    continue
+                key, _, language = stem.lower().partition(".")
+                if language and key in ("menus", "menu"):  # `menus.fr.toml`: the fr menus
+                    rel = path.relative_to(source).as_posix()
+                    self.menu_files.setdefault(language, []).append((rel, _lower(read_config(path))))
+                    continue
+                if language:
+                    continue  # another key of one language's (`params.fr.toml`): not read
                 data = _lower(read_config(path))
                 _merge(merged, data if stem in ("hugo", "config") else {stem.lower(): data})
         root = next((source / name for name in CONFIG_NAMES if (source / name).is_file()), None)
@@ -193,29 +211,102 @@ class Hugo:
         for post in pages:
             if isinstance(post, Post) and post.section.split("/")[0] not in main:
                 post.kind = "page"
-                post.nav = self._nav(post)
-            yield post
+                post.nav = self._nav(post) if not post.language else None
+        self._language_menus([post for post in pages if isinstance(post, Post) and post.kind == "page"])
+        yield from pages
 
-    def _nav(self, page):
-        """The page's place in the old site's main menu (its front matter's `menu`, or the
-        config's menus.main naming its address), or None."""
-        menu = page.fields.get("menu")
-        if menu == "main" or (isinstance(menu, list) and "main" in menu):
-            return int(page.fields.get("weight") or 0) if str(page.fields.get("weight") or 0).isdigit() else 0
-        if isinstance(menu, dict) and "main" in menu:
-            entry = menu["main"] if isinstance(menu["main"], dict) else {}
-            weight = entry.get("weight", page.fields.get("weight", 0))
-            return weight if isinstance(weight, int) and not isinstance(weight, bool) else 0
+    def _nav(self, page, menu=None, own=True):
+        """The page's place in a main menu of the old site (its front matter's `menu`, unless not
+        `own`: the page is another language's original; or the menu's entries, the default
+        language's unless given, naming its address or its file), or None."""
+        weight = _front_matter_weight(page.fields) if own else None
+        if weight is not None:
+            return weight
         address = self.old_addresses(page)[0].lower().rstrip("/")
-        inside = "/" + page.path.relative_to(self.content).with_suffix("").as_posix().lower()
-        for index, entry in enumerate(self.menu):
+        path = page.path.relative_to(self.content) if page.path.is_relative_to(self.content) else page.path
+        inside = "/" + path.with_suffix("").as_posix().lower()
+        named = "/" + "/".join(part for part in (page.section, page.name) if part).lower()
+        for index, entry in enumerate(self.menu if menu is None else menu):
             if not isinstance(entry, dict):
                 continue
             target = text_of(entry.get("pageref") or entry.get("url")).lower().rstrip("/")
-            if target and (self.base_path.lower() + target == address or target in (address, inside)):
+            target = "/" + target.lstrip("/").removesuffix(".md") if entry.get("pageref") else target
+            if target and (self.base_path.lower() + target == address or target in (address, inside, named)):
                 weight = entry.get("weight", index)
                 return weight if isinstance(weight, int) and not isinstance(weight, bool) else index
         return None
+
+    def _language_menus(self, pages):
+        """The other languages' main menus, as far as the site's header, one for every language,
+        can say them: a page that only other languages' menus list is put in the header with the
+        first one's weight; a page a language's menu leaves out or places otherwise is said, on
+        that language's file (its original when it has none)."""
+        originals = {(page.section, page.name): page for page in pages if not page.language}
+        translated = {
+            (page.section, page.name, page.language.lower()): page for page in pages if page.language
+        }
+        menus = {code: self._places(code, originals, translated) for code in self._menu_languages(pages)}
+        borrowed = set()  # the pages only other languages' menus list (said once, here)
+        for key, original in originals.items():
+            listed = [(code, places[key]) for code, places in menus.items() if places[key][0] is not None]
+            if original.nav is None and listed:
+                original.nav, where = listed[0][1]
+                borrowed.add(key)
+                names = " and ".join(code for code, _ in listed)
+                original.warn(
+                    f"in the {names} menu only ({where}): the site's header is one for every language, "
+                    "and lists it in every language"
+                )
+        for code, places in menus.items():
+            self._compare(code, places, originals, translated, borrowed)
+
+    def _menu_languages(self, pages):
+        """The languages other than the default whose main menu may differ from its: those with a
+        menu of their own in the config, or pages whose front matter puts them in it, in order."""
+        codes = set(self.language_menus) | {
+            page.language.lower()
+            for page in pages
+            if page.language and _front_matter_weight(page.fields) is not None
+        }
+        return sorted(codes - {self.default_language})
+
+    def _places(self, code, originals, translated):
+        """{(section, name): (its weight in the language's main menu or None, where that is said)}."""
+        menu, where = self.language_menus.get(code, (self.root_menu, "the config's menus"))
+        places = {}
+        for key, original in originals.items():
+            page = translated.get((*key, code))
+            if page is not None and _front_matter_weight(page.fields) is not None:
+                places[key] = (_front_matter_weight(page.fields), f"{page.rel}'s front matter")
+            elif page is not None:
+                places[key] = (self._nav(page, menu), where)
+            else:  # no translation: the menu may still name the original's address or file
+                places[key] = (self._nav(original, menu, own=False), where)
+        return places
+
+    def _compare(self, code, places, originals, translated, borrowed):
+        """Warn where the language's menu leaves out a page of the header or orders it otherwise
+        (never on a page `borrowed` from another language's menu: that one was said)."""
+        both = [
+            key
+            for key, (weight, _) in places.items()
+            if weight is not None and originals[key].nav is not None
+        ]
+        here = _ranks(both, lambda key: (places[key][0], _tie(originals[key])))
+        there = _ranks(both, lambda key: (originals[key].nav, _tie(originals[key])))
+        for key, original in originals.items():
+            weight, where = places[key]
+            page = translated.get((*key, code)) or original
+            if original.nav is not None and weight is None and key not in borrowed:
+                page.warn(
+                    f"not in the {code} menu ({where}): the site's header is one for every language, "
+                    f"and lists it in {code} too"
+                )
+            elif key in here and here[key] != there[key] and key not in borrowed:
+                page.warn(
+                    f"the {code} menu places it otherwise (weight {weight}, {where}): the site's header "
+                    f"has one order for every language: order {original.nav} kept"
+                )
 
     def old_addresses(self, post):
         """The page's address on the old site (front matter `url`, else the section's permalink
@@ -284,6 +375,37 @@ class Hugo:
 
     def convert_body(self, post, body, context):
         return shortcodes.convert(post, body, context)
+
+
+def _main_menu(config):
+    """The entries of a config's (or a language's settings') main menu: `menus.main` or `menu.main`."""
+    menus = config.get("menus") or config.get("menu")
+    main = menus.get("main") if isinstance(menus, dict) else None
+    return main if isinstance(main, list) else []
+
+
+def _front_matter_weight(fields):
+    """The page's place in the main menu its front matter puts it in (`menu: main`, `menu:
+    [main]`, `menu: {main: {weight: 2}}`, Hugo's `menus` too), or None."""
+    menu = fields.get("menu", fields.get("menus"))
+    weight = fields.get("weight", 0)
+    if isinstance(menu, dict) and "main" in menu:
+        weight = menu["main"].get("weight", weight) if isinstance(menu["main"], dict) else weight
+    elif not (menu == "main" or (isinstance(menu, list) and "main" in menu)):
+        return None
+    if isinstance(weight, str) and weight.strip().isdigit():
+        return int(weight)
+    return weight if isinstance(weight, int) and not isinstance(weight, bool) else 0
+
+
+def _ranks(keys, order):
+    """{key: its place among `keys` sorted by `order`}."""
+    return {key: rank for rank, key in enumerate(sorted(keys, key=order))}
+
+
+def _tie(page):
+    """What the site's header orders pages of one `order` by: their slugs (near enough here)."""
+    return (text_of(page.fields.get("slug")) or page.name).lower()
 
 
 def _bundle_of(path, bundles):

@@ -62,33 +62,36 @@ def link_text(text):
 def outside_code(text, change):
     """`text` with `change(part)` applied to every part outside fenced code blocks and code
     spans (those are shown as written, never converted)."""
-    parts, current, fence = [], [], None
+    out, position = [], 0
+    for start, end in prose_parts(text):
+        out += [text[position:start], change(text[start:end])]
+        position = end
+    out.append(text[position:])
+    return "".join(out)
+
+
+def prose_parts(text):
+    """(start, end) of each part of `text` outside fenced code blocks and code spans, in order
+    (a part holds no newline that ends at a fence): the places a change may be made, for a
+    caller that must know where each one is (a warning's line)."""
+    blocks, prose, fence, at = [], 0, None, 0
     for line in text.split("\n"):
         opening = FENCE.match(line)
         if fence is None and opening:
-            parts.append(("text", "\n".join(current)))
-            current, fence = [line], opening["fence"]
+            fence = opening["fence"]
+            blocks.append((prose, max(prose, at - 1)))
         elif fence is not None:
-            current.append(line)
             if line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
-                parts.append(("code", "\n".join(current)))
-                current, fence = [], None
-        else:
-            current.append(line)
-    parts.append(("code" if fence else "text", "\n".join(current)))
-    out = []
-    for kind, part in parts:
-        if kind == "code":
-            out.append(part)
-            continue
-        spans, position = [], 0
-        for start, end in code_spans(part):
-            spans.append(change(part[position:start]))
-            spans.append(part[start:end])
-            position = end
-        spans.append(change(part[position:]))
-        out.append("".join(spans))
-    return "\n".join(out)
+                fence, prose = None, at + len(line) + 1
+        at += len(line) + 1
+    if fence is None and prose <= len(text):
+        blocks.append((prose, len(text)))
+    for start, end in blocks:
+        position = start
+        for span_start, span_end in code_spans(text[start:end]):
+            yield position, start + span_start
+            position = start + span_end
+        yield position, end
 
 
 def code_spans(text):

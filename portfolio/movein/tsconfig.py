@@ -7,7 +7,10 @@ few shapes a content config is written in are looked for among the tokens:
     export const collections = { blog, posts: legacy, "notes": defineCollection({ type: "content" }) };
 
 A `base` may be a string, a template literal (`./${BLOG_PATH}`) or a name, read from the file's
-own `const NAME = "..."`; what cannot be read so is None (the caller says so).
+own `const NAME = "..."` or from an `export const NAME = "..."` of a module it imports by name
+(`import { CONTENT_DIR } from "./consts"`: the caller reads the module's text, from SOURCE only);
+what cannot be read so is None, and `unread` says why. An astro.config's `i18n` (its locales) is
+read from its tokens in the same way: i18n().
 """
 
 import re
@@ -27,6 +30,8 @@ TOKEN = re.compile(
 )
 PLACEHOLDER = re.compile(r"\$\{\s*([A-Za-z_$][\w$]*)\s*\}")
 CONFIG_MAX = 1_000_000
+# How many modules a config's imports are read from (a real one imports a few; each is read whole).
+MODULES_MAX = 20
 
 
 @dataclass
@@ -48,11 +53,13 @@ def tokens(text):
     return found
 
 
-def collections(text):
-    """{name: Collection} of every collection the config exports."""
+def collections(text, module=None):
+    """{name: Collection} of every collection the config exports. `module(specifier)` gives the
+    text of a module the config imports from, as (text, None), or (None, why it is not read)."""
     toks = tokens(text)
     closing = _closings(toks)
-    constants = _constants(toks)
+    imported, unread = _imported(toks, closing, module) if module else ({}, {})
+    constants = _constants(toks, imported)
     defined = {}  # {variable name: Collection} of `const x = defineCollection(...)`
     exported = {}  # {collection name: Collection}
     index = -1
@@ -63,7 +70,7 @@ def collections(text):
             continue  # not a call, or one never closed
         end = closing[index + 1]
         resume = end  # each token is read by one call's scan: linear (a call inside is not one)
-        collection = _collection(toks[index + 2 : end], constants, closing, index + 2)
+        collection = _collection(toks[index + 2 : end], constants, closing, index + 2, unread)
         before = [_at(toks, index - 3), _at(toks, index - 2), _at(toks, index - 1)]
         if before[2] == "=" and before[0] in ("const", "let", "var"):
             defined[before[1]] = collection
@@ -83,8 +90,9 @@ def collections(text):
     return exported
 
 
-def _collection(toks, constants, closing, offset):
-    """The Collection a `defineCollection(...)`'s arguments describe (its name set by the caller)."""
+def _collection(toks, constants, closing, offset, unread):
+    """The Collection a `defineCollection(...)`'s arguments describe (its name set by the caller);
+    `unread`: {imported name: why its value is not known}."""
     for index, (_, word) in enumerate(toks):
         if word == "loader" and _at(toks, index + 1) == ":":
             call = _at(toks, index + 2)
@@ -97,9 +105,49 @@ def _collection(toks, constants, closing, offset):
             collection.base = _value(base, constants)
             collection.pattern = _value(pattern, constants) if pattern else "**/*.md"
             if collection.base is None:
-                collection.unread = f"its glob() base {_written(base)} cannot be read without running it"
+                why = next((unread[name] for name in _names(base) if name in unread), None)
+                collection.unread = f"its glob() base {_written(base)} " + (
+                    why or "cannot be read without running it"
+                )
             return collection
     return Collection("", None)
+
+
+def i18n(text):
+    """(defaultLocale, {path: language code}) of an astro.config's `i18n: { defaultLocale,
+    locales }`: a locale written as a string is its own path and code, one written as
+    `{ path: "french", codes: ["fr", "fr-CA"] }` has its path and its first code ("", {} without)."""
+    toks = tokens(text)
+    closing = _closings(toks)
+    for index, (_, word) in enumerate(toks):
+        if word == "i18n" and _at(toks, index + 1) == ":" and _at(toks, index + 2) == "{":
+            end = closing.get(index + 2, len(toks))
+            options = dict(_members(toks, index + 3, end, closing, values=True))
+            default = _value(options.get("defaultLocale"), {}) or ""
+            return default, _locales(options.get("locales") or [])
+    return "", {}
+
+
+def _locales(written):
+    """{path: code} of a `locales` array's tokens (each a string or a `{ path, codes }`)."""
+    found, closing, index = {}, _closings(written), 1
+    if _at(written, 0) != "[":
+        return found
+    while index < closing.get(0, 0):
+        kind, word = written[index]
+        if kind == "string":
+            found[_unquote(word)] = _unquote(word)
+        elif word == "{" and index in closing:
+            members = dict(_members(written, index + 1, closing[index], closing, values=True))
+            path = _value(members.get("path"), {})
+            codes = [_unquote(w) for k, w in members.get("codes") or [] if k == "string"]
+            if path and codes:
+                found[path] = codes[0]
+            index = closing[index]
+        elif word in "([" and index in closing:  # not a locale: skipped whole
+            index = closing[index]
+        index += 1
+    return found
 
 
 def _members(toks, start, end, closing, values=False):
@@ -145,9 +193,62 @@ def _value(written, constants):
     return None
 
 
-def _constants(toks):
-    """{NAME: text} of the file's `const NAME = "text"` (and of templates built from earlier ones)."""
-    found = {}
+def _imported(toks, closing, module):
+    """({local name: text}, {local name: why not}) of the names the file imports from a module:
+    each an `export const NAME = "text"` (or a template of the module's earlier constants) there."""
+    values, unread, read = {}, {}, {}
+    for local, (name, specifier) in _imports(toks, closing).items():
+        if specifier not in read and len(read) >= MODULES_MAX:
+            read[specifier] = ({}, f"one module more than the {MODULES_MAX} read: not read")
+        if specifier not in read:
+            text, why = module(specifier)
+            read[specifier] = (exported_constants(text), None) if why is None else ({}, why)
+        exported, why = read[specifier]
+        if name in exported:
+            values[local] = exported[name]
+        else:
+            unread[local] = f"is imported from {specifier!r}, " + (
+                why or f"where {name} is not an `export const` of a string"
+            )
+    return values, unread
+
+
+def _imports(toks, closing):
+    """{local name: (exported name, module specifier)} of the file's `import { A, B as C } from
+    "./x"` (a default import, `import * as`, and `import type` bring no constant)."""
+    found, index = {}, 0
+    while index < len(toks):
+        word = toks[index][1]
+        end = closing.get(index + 1)
+        if word != "import" or _at(toks, index + 1) != "{" or end is None:
+            index += 1
+            continue
+        if _at(toks, end + 1) == "from" and _kind(toks, end + 2) == "string":
+            specifier = _unquote(toks[end + 2][1])
+            names = [word for _, word in toks[index + 2 : end] if word != "type"]
+            for part in " ".join(names).split(","):
+                words = part.split()
+                if len(words) == 1 or (len(words) == 3 and words[1] == "as"):
+                    found[words[-1]] = (words[0], specifier)
+        index = end + 1
+    return found
+
+
+def exported_constants(text):
+    """{NAME: text} of a module's `export const NAME = "text"` (its other constants may build them)."""
+    toks = tokens(text)
+    constants = _constants(toks)
+    return {
+        toks[index + 1][1]: constants[toks[index + 1][1]]
+        for index, (_, word) in enumerate(toks)
+        if word == "const" and _at(toks, index - 1) == "export" and _at(toks, index + 1) in constants
+    }
+
+
+def _constants(toks, imported=None):
+    """{NAME: text} of the file's `const NAME = "text"` (and of templates built from earlier ones
+    or from the names it imports)."""
+    found = dict(imported or {})
     for index, (_, word) in enumerate(toks):
         if word == "const" and _at(toks, index + 2) == "=" and _kind(toks, index + 1) == "name":
             following = _at(toks, index + 4)
@@ -156,6 +257,15 @@ def _constants(toks):
                 if value is not None:
                     found[toks[index + 1][1]] = value
     return found
+
+
+def _names(written):
+    """The names a value's tokens use: itself, or a template's `${NAME}`s."""
+    for kind, word in written or []:
+        if kind == "name":
+            yield word
+        elif kind == "template":
+            yield from PLACEHOLDER.findall(word)
 
 
 def _closings(toks):

@@ -232,3 +232,95 @@ def test_a_post_in_several_series_keeps_the_first(tmp_path):
     text = (tmp_path / "new" / "articles" / "twice.md").read_text()
     assert 'series: "First series"\n' in text
     assert "series: 'Second' left out: an article is a part of one series" in out.getvalue()
+
+
+def astro_site(root, config, modules):
+    """An Astro 5 site whose src/content.config.ts is `config` and whose other files are `modules`
+    ({path: text}), with one post under src/data/posts/."""
+    (root / "src/data/posts").mkdir(parents=True)
+    (root / "src/data/posts/hello.md").write_text(POST.format(title="Hello", body="Hi."))
+    (root / "src/content.config.ts").write_text(
+        'import { defineCollection } from "astro:content";\nimport { glob } from "astro/loaders";\n'
+        + config
+        + '\nconst posts = defineCollection({ loader: glob({ base: BASE, pattern: "**/*.md" }) });\n'
+        "export const collections = { posts };\n"
+    )
+    for rel, text in modules.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+@pytest.mark.parametrize(
+    "config, modules",
+    [
+        (
+            'import { DATA } from "./consts";\nconst BASE = `${DATA}/posts`;',
+            {"src/consts.ts": 'export const DATA = "./src/data";\n'},
+        ),
+        (
+            'import { POSTS as BASE } from "./consts.js";',  # TypeScript's spelling of consts.ts
+            {"src/consts.ts": 'const ROOT = "src";\nexport const POSTS = `${ROOT}/data/posts`;\n'},
+        ),
+        (
+            'import { BASE } from "./paths";',
+            {"src/paths/index.ts": "export const BASE = 'src/data/posts' as const;\n"},
+        ),
+        (
+            'import { type Path, BASE } from "@/config";',
+            {"src/config.mjs": 'export const BASE = "src/data/posts";\n'},
+        ),
+    ],
+)
+def test_an_astro_base_imported_from_a_module_of_the_site_is_read(tmp_path, config, modules):
+    source = astro_site(tmp_path / "astro", config, modules)
+    report, files = move("astro", source, tmp_path / "dest")
+    assert "converted  src/data/posts/hello.md -> articles/hello.md" in report
+    assert "articles/hello.md" in files
+
+
+@pytest.mark.parametrize(
+    "config, modules, why",
+    [
+        (
+            'import { BASE } from "astro-paths";',
+            {},
+            "is imported from 'astro-paths', a package, not a file of SOURCE",
+        ),
+        (
+            'import { BASE } from "../../outside/consts";',
+            {},
+            "is imported from '../../outside/consts', which is outside SOURCE",
+        ),
+        (
+            'import { BASE } from "./linked";',
+            {},
+            "is imported from './linked', which leads out of SOURCE (to ",
+        ),
+        ('import { BASE } from "./nowhere";', {}, "is imported from './nowhere', which is no file of SOURCE"),
+        (
+            'import { BASE } from "./consts";',
+            {"src/consts.ts": "export const BASE = path.join('src', 'data');\n"},
+            "is imported from './consts', where BASE is not an `export const` of a string",
+        ),
+        (
+            'import { BASE } from "./consts";',
+            {"src/consts.ts": "const BASE = 'src/data/posts';\n"},
+            "is imported from './consts', where BASE is not an `export const` of a string",
+        ),
+        (
+            'import BASE from "./consts";',
+            {"src/consts.ts": "export default 'src/data/posts';\n"},
+            "cannot be read without running it",
+        ),
+    ],
+)
+def test_an_astro_base_imported_otherwise_is_refused_saying_why(tmp_path, config, modules, why):
+    outside = tmp_path / "outside/consts.ts"
+    outside.parent.mkdir()
+    outside.write_text('export const BASE = "src/data/posts";\n')
+    source = astro_site(tmp_path / "astro", config, modules)
+    (source / "src/linked.ts").symlink_to(outside)
+    error, _ = failed_move("astro", source, tmp_path / "dest")
+    assert f"src/content.config.ts: the collection 'posts': its glob() base BASE {why}" in error, error
+    assert error.endswith("; not read") and not (tmp_path / "dest").exists()

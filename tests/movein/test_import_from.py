@@ -15,6 +15,7 @@ from tests.content_builder import write_content
 from tests.export.conftest import tree
 
 SITES = Path(__file__).parent / "sites"
+POST = '---\ntitle: "{title}"\ndate: 2020-01-01\n---\n{body}\n'
 
 
 def move(generator, source, dest):
@@ -215,18 +216,60 @@ def test_astro_i18n_folders_come_in_as_translations(tmp_path, settings):
     assert sorted(name for name in files if name.startswith("articles/")) == [
         "articles/first-steps.fr.md", "articles/first-steps.ja.md", "articles/first-steps.md",
     ]  # fmt: skip
-    assert "converted  src/content/blog/fr/first-steps.md -> articles/first-steps.fr.md" in report
+    # French is written `{ path: "french", codes: ["fr", "fr-CA"] }`: its folder and its old
+    # addresses are the path's, its language the first code.
+    assert "converted  src/content/blog/french/first-steps.md -> articles/first-steps.fr.md" in report
     assert (
-        "skipped    src/content/blog/fr/only-in-french.md: a translation (fr) of no moved post or page: "
-        "move it by hand" in report
+        "skipped    src/content/blog/french/only-in-french.md: a translation (fr) of no moved post or "
+        "page: move it by hand" in report
     )
     assert '  - "/blog/first-steps/"' in files["articles/first-steps.md"].decode()  # the default's
     french = files["articles/first-steps.fr.md"].decode()
     assert french.startswith('---\ntitle: "Premiers pas"\ndescription: "Là où le carnet commence."\n')
-    assert '  - "/fr/blog/first-steps/"' in french  # its old address, under its locale
+    assert '  - "/french/blog/first-steps/"' in french  # its old address, under its locale's path
+    assert '  - "/ja/blog/first-steps/"' in files["articles/first-steps.ja.md"].decode()
     assert "date: 2024-08-26" in files["articles/first-steps.ja.md"].decode()
     assert (
         files["site.yaml"].decode().endswith('languages:\n  - code: "en"\n  - code: "fr"\n  - code: "ja"\n')
     )
     import_content(tmp_path / "dest", workers=1)  # it imports as it is
     assert Article.objects.count() == 1
+
+
+def test_hugo_language_menus_as_far_as_one_header_says_them(tmp_path):
+    source = tmp_path / "hugo"
+    (source / "content/posts").mkdir(parents=True)
+    (source / "config/_default").mkdir(parents=True)
+    (source / "hugo.toml").write_text(
+        'baseURL = "https://cups.example/"\ndefaultContentLanguage = "en"\n'
+        '[params]\nmainSections = ["posts"]\n'
+        "[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n"
+        '[[languages.fr.menu.main]]\npageRef = "/colophon"\nweight = 1\n'
+    )
+    # The default language's own menu, in a file of its own: Hugo reads it for English only.
+    (source / "config/_default/menus.en.yaml").write_text(
+        "main:\n  - pageRef: /about\n    weight: 5\n  - url: /now/\n    weight: 6\n"
+    )
+    (source / "content/posts/cup.md").write_text(POST.format(title="Cup", body="A cup."))
+    for name, title in (
+        ("about", "About"),
+        ("about.fr", "À propos"),
+        ("now", "Now"),
+        ("colophon", "Colophon"),
+    ):
+        (source / f"content/{name}.md").write_text(f"---\ntitle: {title}\n---\n{title}.\n")
+    report, files = move("hugo", source, tmp_path / "dest")
+    page = {name: files[f"pages/{name}.md"].decode() for name in ("about", "about.fr", "now", "colophon")}
+    assert "nav: true\norder: 5\n" in page["about"] and "nav: true\norder: 6\n" in page["now"]
+    assert "nav: true\norder: 1\n" in page["colophon"]  # only the French menu lists it
+    assert "nav" not in page["about.fr"]
+    assert (
+        "content/colophon.md -> pages/colophon.md\n           warning: in the fr menu only (the config's "
+        "languages.fr): the site's header is one for every language, and lists it in every language"
+    ) in report
+    # Left out of the French menu: said on the translation, else on the original.
+    assert (
+        "content/about.fr.md -> pages/about.fr.md\n           warning: not in the fr menu (the config's "
+        "languages.fr): the site's header is one for every language, and lists it in fr too"
+    ) in report
+    assert "content/now.md -> pages/now.md\n           warning: not in the fr menu" in report

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from portfolio.movein import directives, kramdown, tsconfig
+from portfolio.movein.astro import Astro
 from portfolio.movein.hugo import Hugo
 from portfolio.movein.posts import date_of
 
@@ -46,7 +47,24 @@ def test_the_content_config_names_each_collection_and_its_folder():
 def test_a_hostile_content_config_is_read_in_linear_time():
     start = time.perf_counter()
     tsconfig.collections("defineCollection(" * 50_000 + "`${" * 50_000 + "/*" + '"' * 50_000)
+    imports = "import { A as B, " * 50_000 + '} from "./x";' + "import {} from './y';" * 50_000
+    tsconfig.collections(imports, lambda specifier: ("export const A = `${A}`;" * 50_000, None))
     assert time.perf_counter() - start < 3
+
+
+def test_astro_i18n_locales_as_strings_and_as_paths_with_codes(tmp_path):
+    (tmp_path / "src/content/blog/english").mkdir(parents=True)
+    (tmp_path / "src/content/blog/portugues").mkdir()
+    (tmp_path / "astro.config.mjs").write_text(
+        "export default defineConfig({\n  i18n: {\n    defaultLocale: 'english',\n"
+        '    locales: [{ path: "english", codes: ["en", "en-GB"] }, "es",\n'
+        '              { codes: ["pt-BR", "pt"], path: "portugues" }, ["not", "one"]],\n'
+        "    fallback: { es: 'english' },\n  },\n});\n"
+    )
+    site = Astro(tmp_path)
+    assert site.locales == {"english": "en", "es": "es", "portugues": "pt-br"}
+    assert (site.default_locale, site.default_language) == ("english", "en")
+    assert tsconfig.i18n("export default defineConfig({ i18n })") == ("", {})  # not read: a name
 
 
 @pytest.mark.parametrize(
@@ -76,6 +94,49 @@ def test_directives():
         "[a/b](https://github.com/a/b)\n\n> [!WARNING]\n> Hot.\n\n\n```\n:::tip\n```\n"
     )
     assert post.warnings == ["directive ::chart has no equivalent here: dropped"]
+
+
+def test_text_directives():
+    post = Warned()
+    body = (
+        'Press :kbd[Ctrl]+:kbd[C] on an :abbr[HTML]{title="Hyper <Text>"} page.\n'
+        'See :github[withastro/astro], :link[the docs]{href="https://docs.astro.build/"} and '
+        ":badge[New]{variant=tip}.\n"
+        ":empty[] goes.\n"
+    )
+    assert directives.convert(post, body) == (
+        'Press <kbd>Ctrl</kbd>+<kbd>C</kbd> on an <abbr title="Hyper &lt;Text&gt;">HTML</abbr> page.\n'
+        "See [withastro/astro](https://github.com/withastro/astro), [the docs](https://docs.astro.build/)"
+        " and New.\n goes.\n"
+    )
+    assert post.warnings == [
+        "directive :badge[New] has no equivalent here: its text kept",
+        "directive :empty[] has no equivalent here: dropped",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "`:kbd[in a span]`", "```\n:kbd[fenced]\n```", "https://example.org/:id[0]", "At 10:30[sharp]",
+        ":smile: and :+1:", "a:b[c]", "C:\\Users[1]", "\\:kbd[escaped]", "a ::kbd[two colons]",
+        ":bad-[name ends in a hyphen]", ":kbd[a [nested] label]", ":link[x]{href=javascript:alert(1)}x",
+    ],
+)  # fmt: skip
+def test_what_is_not_a_text_directive_stays_as_written(text):
+    post = Warned()
+    converted = directives.convert(post, text)
+    if text.startswith(":link"):  # a directive, but its address is not one: its label
+        assert converted == "xx" and post.warnings
+    else:
+        assert converted == text and not post.warnings
+
+
+def test_text_directives_are_read_in_linear_time():
+    post = Warned()
+    start = time.perf_counter()
+    directives.convert(post, ":a[" * 100_000 + ":b[x]{" * 100_000 + ":" + "c" * 100_000 + "-[")
+    assert time.perf_counter() - start < 3
 
 
 def test_kramdown():

@@ -54,9 +54,9 @@ def test_the_moved_site_builds_and_every_old_address_moves(moved):
     for old, new in addresses.items():
         assert f"{old} {new} 301" in rules, old
     for page in (root / "content/pages").glob("*.md"):
-        assert (root / "site" / f"{page.stem}.html").exists() or (
-            root / "site" / page.stem / "index.html"
-        ).exists()
+        slug, _, language = page.stem.partition(".")  # a translation: under its language
+        folder = root / "site" / language if language else root / "site"
+        assert (folder / f"{slug}.html").exists() or (folder / slug / "index.html").exists(), page
 
 
 def test_its_about_page_is_a_page(moved):
@@ -106,7 +106,25 @@ def test_what_each_site_became(moved):
             .decode()
             .endswith('languages:\n  - code: "en"\n  - code: "fr"\n  - code: "zh-hant-tw"\n')
         )
-        assert sorted(p for p in text if p.startswith("pages/")) == ["pages/about.md", "pages/links.md"]
+        assert sorted(p for p in text if p.startswith("pages/")) == [
+            "pages/about.fr.md", "pages/about.md", "pages/links.md",
+        ]  # fmt: skip
+        # The languages' menus: the header is one for every language, so a page only the French
+        # menu lists (config/_default/menus.fr.toml) is in it, said; the French menu's other
+        # order (its translation's front matter) is said; the zh-hant-tw menu (languages.toml's
+        # own) lists what the default's does, and nothing is said of it.
+        assert "nav: true\norder: 1\n" in text["pages/about.md"]  # its front matter's menu
+        assert "nav: true\norder: 1\n" in text["pages/links.md"]
+        assert "nav" not in text["pages/about.fr.md"]  # a translation's place is its original's
+        assert (
+            "content/page/links.md -> pages/links.md\n           warning: in the fr menu only "
+            "(config/_default/menus.fr.toml): the site's header is one for every language" in report
+        )
+        assert (
+            "warning: the fr menu places it otherwise (weight 2, content/page/about/index.fr.md's front "
+            "matter): the site's header has one order for every language: order 1 kept" in report
+        )
+        assert "zh-hant-tw menu" not in report and "dropped: menu" not in report
         assert "The [about page](../pages/about.md)" in text["articles/tea-notes.md"]
         assert "[the tea notes](tea-notes.md)" in text["articles/kettles.md"]
     elif name == "astro-content-layer":
@@ -118,6 +136,13 @@ def test_what_each_site_became(moved):
         assert "> [!NOTE]\n> Everything here is plain text." in first  # an alert, as written
         assert "[quill-notes/quill](https://github.com/quill-notes/quill)" in first
         assert "> [!TIP]\n> **Keep it short**\n> One idea per post." in first
+        # Text directives: HTML elements where there are some, the label's text with a warning
+        # naming the line where there is none, and never inside code.
+        assert (
+            'Save with <kbd>Ctrl</kbd>+<kbd>S</kbd>; the <abbr title="command-line interface">CLI</abbr>'
+            " does the rest,\nat 10:30 or later, quietly. In a span: `:kbd[Esc]`." in first
+        )
+        assert "line 15: directive :sparkles[quietly] has no equivalent here: its text kept" in report
         second = text["articles/second-post.md"]
         assert "date: 2024-09-02" in second  # `publishDate: "Sep 2, 2024"`
         assert "[the first](first-steps.md), or the [about page](../pages/about.md)" in second

@@ -1,8 +1,9 @@
 import { defineCollection, z } from "astro:content";
 import { glob } from "astro/loaders";
+import { CONTENT_ROOT } from "./consts";
 
 // Posts live outside src/, next to the drafts folder.
-const POSTS_DIR = "./content/posts";
+const POSTS_DIR = `${CONTENT_ROOT}/posts`;
 
 const writing = defineCollection({
   loader: glob({ base: `${POSTS_DIR}`, pattern: "**/[^_]*.{md,mdx}" }),
