@@ -248,8 +248,8 @@ def reserved_names():
 def shadowed(path, languages=()):
     """The site's own address that the absolute-path alias `path` would shadow, or None.
     `languages`: the codes of the site's other languages (language_codes()), whose homes (`/fr/`)
-    are the site's too; what is under them (`/fr/posts/old/`, a translation's old address) is not
-    reserved."""
+    and lists, tags and feeds (`/fr/projects`, language_names()) are the site's too; any other
+    address under them (`/fr/posts/old/`, a translation's old address) is not reserved."""
     names, prefixes = reserved_names()
     for spelling in spellings(alias_path_stored(path)):
         decoded = unquote(spelling)
@@ -258,9 +258,35 @@ def shadowed(path, languages=()):
             return "/"
         if {segment, segment.removesuffix(".html")} & names or segment.startswith(tuple(prefixes)):
             return "/" + segment
-        if segment.removesuffix(".html") in languages and not "".join(rest):
-            return f"/{segment.removesuffix('.html')}/"
+        code = segment.removesuffix(".html")
+        if code in languages and not "".join(rest):
+            return f"/{code}/"
+        if segment in languages:
+            under = "".join(rest).split("/", 1)[0]
+            if {under, under.removesuffix(".html")} & language_names():
+                return f"/{segment}/{under.removesuffix('.html')}"
     return None
+
+
+@cache
+def language_names():
+    """The first segments of a language's own addresses after its code (`projects` of
+    /fr/projects, `feed.xml`, `tags`...), from the routes: an old address there would hide them.
+    Its standalone pages' (/fr/<slug>) are the content's, checked as the default language's."""
+    names = set()
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern).removeprefix("^")
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, route)
+            elif (pattern.name or "").startswith("lang-") and route.startswith("<lang:lang>/"):
+                if pattern.name.removeprefix("lang-") not in STANDALONE_ROUTES:
+                    names.add(route.removeprefix("<lang:lang>/").split("/", 1)[0])
+
+    walk(get_resolver().url_patterns, "")
+    names.discard("")  # the language's home: /fr/ itself, checked apart
+    return frozenset(names)
 
 
 def hiding(path, where):

@@ -352,6 +352,21 @@ def test_a_translations_old_address_that_is_a_languages_home_is_refused(multilin
     ]
 
 
+@pytest.mark.parametrize(
+    ("alias", "own"),
+    [("/fr/projects", "/fr/projects"), ("/ja/tags/x/", "/ja/tags"), ("/fr/feed.xml", "/fr/feed.xml"),
+     ("/fa/articles/page/2", "/fa/articles"), ("/fr/stack.html", "/fr/stack")],
+)  # fmt: skip
+def test_an_old_address_that_is_a_languages_own_page_is_refused(multilingual, alias, own):
+    """A language's lists, tags, feed and stack are the site's, as the default's are."""
+    translation = multilingual / "articles/first-post.fa.md"
+    translation.write_text(translation.read_text().replace("tags:", f'aliases: ["{alias}"]\ntags:'))
+    assert problems(multilingual) == [
+        f"articles/first-post.fa.md: aliases: '{alias}' would hide the site's own address {own}: "
+        "expected an old address the site does not use",
+    ]
+
+
 def test_what_is_under_a_language_and_the_defaults_code_stay_free(multilingual, client):
     (multilingual / "pages/en.md").write_text(PAGE.format(title="En", extra='aliases: ["/fr/vieux/"]\n'))
     import_content(multilingual, workers=1)  # the default language has no prefix: /en is a page's
