@@ -140,7 +140,7 @@ def page_languages(request):
     language's home), `language_suggestions` ([(Language, address, words, dismiss)]: this page in
     each other language, offered in that language, templates/includes/language_offer.html); on
     another language's page, `site` with its title and description and `links` to its home,
-    lists, tags and feed."""
+    lists, tags, feed and stack (where it has one)."""
     try:
         every = languages.languages()
     except DatabaseError:  # the contact service: no content
@@ -179,6 +179,8 @@ def page_languages(request):
                 for key in ("home", "projects", "articles", "tags", "feed", "search")
             },
         }
+        if StackTranslation.objects.filter(language=current.code).exists():
+            context["links"]["stack"] = reverse("pages:lang-stack", kwargs=here)
     return context
 
 

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from pages import cards, twins, views
 from pages.feeds import SiteFeed
@@ -425,7 +426,7 @@ class LanguageTagFeed(LanguageFeed):
         return channel._replace(
             tag=f"{lang}/{slug}",
             title=f"{tag.name} · {channel.title}",
-            subtitle=f"Projects and articles tagged “{tag.name}”, newest first.",
+            subtitle=gettext("Projects and articles tagged “%(tag)s”, newest first.") % {"tag": tag.name},
             page=tag.address,
             address=tag.feed_address,
         )

@@ -198,6 +198,22 @@ def test_each_language_has_its_feed_and_the_sites_stays_the_defaults(multilingua
     assert all("/fr/" not in e.find(f"{atom}link").get("href") for e in site.iter(f"{atom}entry"))
     tag = ET.fromstring(client.get("/fr/tags/introduction/feed.xml").content)
     assert [e.find(f"{atom}title").text for e in tag.iter(f"{atom}entry")] == ["Premier article"]
+    assert (
+        tag.find(f"{atom}subtitle").text
+        == "Projets et articles étiquetés « introduction », du plus récent au plus ancien."
+    )
+
+
+def test_a_languages_header_leads_to_its_stack_where_it_has_one(multilingual, client):
+    def stack_link(path):
+        return re.search(
+            r'<li><a href="([^"]+)"[^>]*>[^<]+</a></li>\s*<li><a href="/developers"',
+            client.get(path).content.decode(),
+        )[1]
+
+    assert stack_link("/fr/articles") == "/fr/stack"  # stack.fr.yaml
+    assert stack_link("/ja/articles") == "/stack"  # none in Japanese: the default's
+    assert stack_link("/articles") == "/stack"
 
 
 def test_sitemaps_list_each_version_with_xhtml_alternates(multilingual, client):
