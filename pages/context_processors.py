@@ -139,8 +139,9 @@ def page_languages(request):
     the nearest page above it there (a list's later page: the list; a tag: the tags), else that
     language's home), `language_suggestions` ([(Language, address, words, dismiss)]: this page in
     each other language, offered in that language, templates/includes/language_offer.html); on
-    another language's page, `site` with its title and description and `links` to its home,
-    lists, tags, feed and stack (where it has one)."""
+    another language's page, `site` with its title and description (`written_in` naming the
+    default language for each it falls back to) and `links` to its home, lists, tags, feed and
+    stack (where it has one)."""
     try:
         every = languages.languages()
     except DatabaseError:  # the contact service: no content
@@ -150,7 +151,7 @@ def page_languages(request):
         code = translation.get_language() or settings.LANGUAGE_CODE  # one language: the active one
         current = languages.Language(code, code, default=True)
     current = current or every[0]
-    context = {"page_language": current}
+    context = {"page_language": current, "written_in": {}}
     if len(every) < 2:
         return context
     found = versions(request, every)
@@ -171,6 +172,12 @@ def page_languages(request):
         shown.title = current.title or site.title
         shown.description = current.description or site.description
         context["site"] = shown
+        # The default language's title and description, where the language has none of its own,
+        # are marked as written in it: a right-to-left page shows English text left to right.
+        context["written_in"] = {
+            "title": None if current.title else every[0],
+            "description": None if current.description else every[0],
+        }
         here = {"lang": current.code}
         context["links"] = {
             **_links(),

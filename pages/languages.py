@@ -55,11 +55,15 @@ def language_params():
 def home(request, lang):
     language_or_404(lang)
     projects = languages.translated_items("projects", lang)
+    translation = StackTranslation.objects.filter(language=lang).only("current_focus").first()
+    focus = translation.current_focus if translation else ""
     context = {
         "featured": [project for project in projects if project.featured],
         "articles": languages.translated_items("articles", lang)[:LATEST_ARTICLES],
-        "stack": Stack.objects.only("current_focus").first(),
+        "stack": {"current_focus": focus} if focus else Stack.objects.only("current_focus").first(),
     }
+    # Without its own, the default language's focus, marked as written in it (home.html).
+    context["focus_in"] = None if focus else languages.default_language()
     return render(request, "pages/home.html", context)
 
 

@@ -406,3 +406,19 @@ def test_a_language_listed_after_the_page_of_its_code_is_refused(multilingual):
         "projects/delta.md: aliases: '/it.html' would hide the site's own address /it/: "
         "expected an old address the site does not use",
     ]
+
+
+def test_a_languages_home_marks_the_default_languages_words_and_shows_its_own_focus(multilingual, client):
+    french = client.get("/fr/").content.decode()
+    assert '<h1 id="intro-title">Portfolio de test</h1>' in french
+    assert '<p class="lede">Un portfolio pour les tests.</p>' in french
+    assert re.search(r'<p class="focus"><strong>[^<]+</strong> Tout tester <a href="/fr/stack">', french)
+    persian = client.get("/fa/").content.decode()  # no title, description or stack of its own
+    assert '<h1 id="intro-title" lang="en" dir="ltr">Test Portfolio</h1>' in persian
+    assert '<p class="lede" lang="en" dir="ltr">' in persian
+    assert re.search(
+        r'<p class="focus"><strong>[^<]+</strong> <span lang="en" dir="ltr">[^<]+</span> <a href="/stack">',
+        persian,
+    )
+    english = client.get("/").content.decode()
+    assert '<h1 id="intro-title">Test Portfolio</h1>' in english and 'lang="en" dir' not in english
