@@ -422,3 +422,8 @@ def test_a_languages_home_marks_the_default_languages_words_and_shows_its_own_fo
     )
     english = client.get("/").content.decode()
     assert '<h1 id="intro-title">Test Portfolio</h1>' in english and 'lang="en" dir' not in english
+
+
+def test_the_switcher_is_named_in_the_pages_language(multilingual, client):
+    assert '<nav class="language-switcher" aria-label="Langues">' in client.get("/fr/").content.decode()
+    assert '<nav class="language-switcher" aria-label="Languages">' in client.get("/").content.decode()
