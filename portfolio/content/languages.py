@@ -45,10 +45,15 @@ class Language:
 
 
 def native_name(code):
-    try:
-        return capfirst(get_language_info(code)["name_local"])
-    except KeyError:
-        return code
+    """The language's own name, as Django knows it: for a code it does not know, that of its
+    nearest general form (zh-hant-tw is zh-hant's, 繁體中文; pt-ao is pt's); else the code."""
+    parts = code.split("-")
+    for end in range(len(parts), 0, -1):
+        try:
+            return capfirst(get_language_info("-".join(parts[:end]))["name_local"])
+        except KeyError:
+            continue
+    return code
 
 
 # The start of the addresses of the page being answered: "/fr" on another language's page

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from portfolio.content.importer import import_content
+from portfolio.content.languages import native_name
 from portfolio.content.models import Translation
 from portfolio.content.rules import ContentInvalid
 
@@ -427,3 +428,19 @@ def test_a_languages_home_marks_the_default_languages_words_and_shows_its_own_fo
 def test_the_switcher_is_named_in_the_pages_language(multilingual, client):
     assert '<nav class="language-switcher" aria-label="Langues">' in client.get("/fr/").content.decode()
     assert '<nav class="language-switcher" aria-label="Languages">' in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [
+        ("fr", "Français"),
+        ("zh-hant-tw", "繁體中文"),
+        ("pt-ao", "Português"),
+        ("en-gb", "British English"),
+        ("xx", "xx"),
+    ],
+)
+def test_a_language_is_named_in_its_own_words_by_its_nearest_general_form(code, name):
+    """The switcher's label when site.yaml gives none: Django's own name for the code, or for the
+    code without its region (a Hugo site's zh-hant-tw); a code nobody knows is shown as written."""
+    assert native_name(code) == name
