@@ -208,6 +208,8 @@ class Move:
         """[(translation, its original)]: each translation's original is the post or page of its
         reader's key (`translation_key`: the same section and name unless the reader says
         otherwise); one with none that moved in is skipped, saying so."""
+        if not translations:
+            return []
         key = getattr(self.site, "translation_key", _same_name)
         originals = {key(post): post for post in posts}
         matched = []
@@ -303,7 +305,7 @@ class Move:
                     post.warn(f"old address {address!r} is also {owner.rel}'s: it goes to that one")
                     continue
                 context.by_address[_normal(address)] = item
-                alias = _alias(address, slug, post.kind)
+                alias = _alias(address, slug, post.kind, post.language)
                 if alias is None or _key(alias) in map(_key, moves[post.rel]):
                     continue  # the article's own page, or another spelling of an address it has
                 problem = alias_problem(alias, self.others)
@@ -379,7 +381,8 @@ class Move:
         rel = f"{kind}/{slug}.{post.language}.md"
         rules.parse_markdown_file(text.encode(), rel, rules.TRANSLATIONS[kind])
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "draft",
-                  "tags", "categories", *self.site.date_keys}  # fmt: skip
+                  "tags", "categories", "permalink", "redirect_from", "layout", "lang", "page_id",
+                  *self.site.date_keys}  # fmt: skip
         if kind == "pages":  # its place in its language's menu: read with the original's (hugo.py)
             mapped |= {"menu", "menus", "weight"}
         return text, sorted(k for k in fields if k not in mapped)
@@ -400,7 +403,8 @@ class Move:
         text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
         rules.parse_markdown_file(text.encode(), f"pages/{slug}.md", rules.PAGE)
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "permalink",
-                  "redirect_from", "layout", "draft", "menu", "menus", "weight"}  # fmt: skip
+                  "redirect_from", "layout", "draft", "menu", "menus", "weight", "lang",
+                  "page_id"}  # fmt: skip
         return text, sorted(k for k in fields if k not in mapped)
 
     def _title(self, post):
@@ -488,17 +492,18 @@ def _key(alias):
     return rules.alias_path_key(alias) if alias.startswith("/") else alias
 
 
-def _alias(address, slug, kind="article"):
-    """The alias that keeps `address` working: none when it is the item's own page, the
-    slug when it was an /articles/<slug> page, else the path."""
+def _alias(address, slug, kind="article", language=None):
+    """The alias that keeps `address` working: none when it is the item's own page (a
+    translation's under /<language>: /fr/about for pages/about.fr.md), the slug when it was an
+    /articles/<slug> page (/fr/articles/<slug> for a translation), else the path."""
     stem = _normal(address)
-    if stem == (f"/{slug}" if kind == "page" else f"/articles/{slug}"):
+    prefix = f"/{language}" if language else ""
+    if stem == prefix + (f"/{slug}" if kind == "page" else f"/articles/{slug}"):
         return None
     if kind == "page":
         return address
-    if re.fullmatch(r"/articles/[^/]+", stem) and rules.SLUG_RE.fullmatch(stem[10:]):
-        return stem[10:]
-    return address
+    old = stem.removeprefix(prefix + "/articles/") if stem.startswith(prefix + "/articles/") else ""
+    return old if rules.SLUG_RE.fullmatch(old) else address
 
 
 def _address(written):
