@@ -25,6 +25,7 @@ from .jekyll import Jekyll
 from .markup import outside_code
 from .posts import Failed, Skip, date_of, first_of, words
 from .references import Media, Rewriter
+from .writer import listed_languages
 
 LIQUID_LOOP = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+(?:site\.|paginator\.)")
 GENERATORS = {"astro": Astro, "hugo": Hugo, "jekyll": Jekyll}
@@ -53,6 +54,7 @@ class Plan:
     hosts: set
     addresses: int
     languages: list = field(default_factory=list)  # site.yaml's, the default first; [] for one
+    notes: list = field(default_factory=list)  # the reader's words on the old site's config
 
     @property
     def failed(self):
@@ -68,8 +70,9 @@ class Context:
     """What a body may point at: the moved posts and pages, by their source files and old
     addresses (drafts too: a link to one keeps only its text, as a link would leak it)."""
 
-    def __init__(self, old_host=None):
+    def __init__(self, old_host=None, languages=()):
         self.old_host = old_host  # the old site's host name: its absolute links are its addresses
+        self.languages = languages  # the site's other languages: /fr/ is the French pages' home
         self.by_name = {}  # {source name or path: {(kind, slug)}}
         self.by_address = {}  # {old address, normalised: (kind, slug)}
         self.primary = {}  # {source rel: the post's address on the old site}
@@ -146,27 +149,26 @@ class Move:
                 outcomes.append(Outcome(entry.rel, "skipped", entry.reason))
             elif isinstance(entry, Failed):
                 outcomes.append(Outcome(entry.rel, "failed", entry.reason))
-            elif entry.kind == "page" and (why := _not_a_page(entry)):
+            elif entry.kind == "page" and (why := _theme_page(entry)):
                 outcomes.append(Outcome(entry.rel, "skipped", why))
             else:
                 posts.append(entry)
-        context = Context(urlsplit(self.site.url).hostname if self.site.url else None)
-        # Translations (a Hugo `post.fr.md`, an Astro locale's folder) go beside their originals.
+        # Translations (a Hugo `post.fr.md`, an Astro locale's folder, a Jekyll `lang: fr`) go
+        # beside their originals; the languages they bring are known before any slug is given,
+        # since a page may not be named as one of them (/fr is the French pages' home).
         translations = [post for post in posts if post.language]
         posts = [post for post in posts if not post.language]
+        matched = self._originals(posts, translations, outcomes)
+        languages = self._languages(matched)
+        self.others = tuple(listed_languages(self.dest) or languages)[1:]  # what site.yaml will list
+        context = Context(urlsplit(self.site.url).hostname if self.site.url else None, self.others)
         slugs = self._slugs(posts)
         content_root = getattr(self.site, "content", None) or getattr(self.site, "blog", None)
         for post in posts:
             context.add_names(post, slugs[post.rel], content_root)
-        originals = {(post.kind, post.section, post.name): post for post in posts}
-        for translation in translations:
-            original = originals.get((translation.kind, translation.section, translation.name))
-            if original is None:
-                why = f"a translation ({translation.language}) of no moved post or page: move it by hand"
-                outcomes.append(Outcome(translation.rel, "skipped", why))
-            else:
-                slugs[translation.rel] = slugs[original.rel]
-        translations = [post for post in translations if post.rel in slugs]
+        for translation, original in matched:
+            slugs[translation.rel] = slugs[original.rel]
+        translations = [translation for translation, _ in matched]
         posts += translations
         moves = self._addresses(posts, slugs, context)
         media, hosts, files = Media(self.source, self.dest), set(), {}
@@ -199,10 +201,33 @@ class Move:
             outcomes.append(outcome)
         outcomes.sort(key=lambda outcome: outcome.rel)
         addresses = sum(len(paths) for paths in moves.values())
-        codes = sorted({post.language for post in translations})
+        notes = getattr(self.site, "notes", [])
+        return Plan(outcomes, files, media.copies, hosts, addresses, languages, notes)
+
+    def _originals(self, posts, translations, outcomes):
+        """[(translation, its original)]: each translation's original is the post or page of its
+        reader's key (`translation_key`: the same section and name unless the reader says
+        otherwise); one with none that moved in is skipped, saying so."""
+        if not translations:
+            return []
+        key = getattr(self.site, "translation_key", _same_name)
+        originals = {key(post): post for post in posts}
+        matched = []
+        for translation in translations:
+            original = originals.get(key(translation))
+            if original is None:
+                why = f"a translation ({translation.language}) of no moved post or page: move it by hand"
+                outcomes.append(Outcome(translation.rel, "skipped", why))
+            else:
+                matched.append((translation, original))
+        return matched
+
+    def _languages(self, matched):
+        """site.yaml's languages for the translations that move in: the old site's default first,
+        then the others in alphabetical order; [] when none moves in."""
+        codes = sorted({translation.language for translation, _ in matched})
         default = getattr(self.site, "default_language", "en")
-        languages = [default, *(code for code in codes if code != default)] if codes else []
-        return Plan(outcomes, files, media.copies, hosts, addresses, languages)
+        return [default, *(code for code in codes if code != default)] if codes else []
 
     def _slugs(self, posts):
         """{source rel: slug}: the front matter's `slug` or the file's (bundle's) name, made
@@ -215,6 +240,7 @@ class Move:
             base = make_slug(
                 str(written) if isinstance(written, (str, int)) and str(written).strip() else post.name
             )
+            base = self._page_slug(post, base) if post.kind == "page" else base
             slug, number = base, 1
             while (post.kind, slug) in taken or not self._free(slug, post):
                 number += 1
@@ -224,6 +250,20 @@ class Move:
             taken.add((post.kind, slug))
             slugs[post.rel] = slug
         return slugs
+
+    def _page_slug(self, post, slug):
+        """A page's slug that names none of the site's own addresses (`projects`, `tags`) nor one
+        of its other languages (`fr`, whose /fr/ is the French pages' home):
+        aliases.page_slug_problem's rule; else `<slug>-page` (`page-<slug>` when that is one too,
+        as `sitemap-x-page` is), with a warning."""
+        problem = aliases.page_slug_problem(slug, self.others)
+        if problem is None:
+            return slug
+        for other in (f"{slug[: rules.SLUG_MAX - 5]}-page", f"page-{slug[: rules.SLUG_MAX - 5]}"):
+            if aliases.page_slug_problem(other, self.others) is None:
+                post.warn(f"its slug {slug!r}: {problem}: written as {other!r}")
+                return other
+        raise AssertionError(f"no slug for the page {post.rel}")  # page-<slug> is always free
 
     def _free(self, slug, post):
         existing = self.dest / ("pages" if post.kind == "page" else "articles") / f"{slug}.md"
@@ -265,10 +305,10 @@ class Move:
                     post.warn(f"old address {address!r} is also {owner.rel}'s: it goes to that one")
                     continue
                 context.by_address[_normal(address)] = item
-                alias = _alias(address, slug, post.kind)
+                alias = _alias(address, slug, post.kind, post.language)
                 if alias is None or _key(alias) in map(_key, moves[post.rel]):
                     continue  # the article's own page, or another spelling of an address it has
-                problem = alias_problem(alias)
+                problem = alias_problem(alias, self.others)
                 if problem:
                     post.warn(f"old address {address!r}: {problem}; left out")
                     continue
@@ -341,7 +381,8 @@ class Move:
         rel = f"{kind}/{slug}.{post.language}.md"
         rules.parse_markdown_file(text.encode(), rel, rules.TRANSLATIONS[kind])
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "draft",
-                  "tags", "categories", *self.site.date_keys}  # fmt: skip
+                  "tags", "categories", "permalink", "redirect_from", "layout", "lang", "page_id",
+                  *self.site.date_keys}  # fmt: skip
         if kind == "pages":  # its place in its language's menu: read with the original's (hugo.py)
             mapped |= {"menu", "menus", "weight"}
         return text, sorted(k for k in fields if k not in mapped)
@@ -362,7 +403,8 @@ class Move:
         text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
         rules.parse_markdown_file(text.encode(), f"pages/{slug}.md", rules.PAGE)
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "permalink",
-                  "redirect_from", "layout", "draft", "menu", "menus", "weight"}  # fmt: skip
+                  "redirect_from", "layout", "draft", "menu", "menus", "weight", "lang",
+                  "page_id"}  # fmt: skip
         return text, sorted(k for k in fields if k not in mapped)
 
     def _title(self, post):
@@ -435,13 +477,14 @@ def first_paragraph(body):
     return ""
 
 
-def alias_problem(alias):
-    """Why the content format would refuse `alias`, or None."""
+def alias_problem(alias, languages=()):
+    """Why the content format would refuse `alias`, or None. `languages`: the site's other
+    languages' codes, whose homes, lists and feeds (`/fr/`, `/fr/projects`) are its own."""
     try:
         rules.ARTICLE["aliases"].rule([alias])
     except rules.Invalid as exc:
         return str(exc).removeprefix("item 0: ")
-    own = aliases.shadowed(alias) if alias.startswith("/") else None
+    own = aliases.shadowed(alias, languages) if alias.startswith("/") else None
     return f"is this site's own address {own}" if own else None
 
 
@@ -449,17 +492,18 @@ def _key(alias):
     return rules.alias_path_key(alias) if alias.startswith("/") else alias
 
 
-def _alias(address, slug, kind="article"):
-    """The alias that keeps `address` working: none when it is the item's own page, the
-    slug when it was an /articles/<slug> page, else the path."""
+def _alias(address, slug, kind="article", language=None):
+    """The alias that keeps `address` working: none when it is the item's own page (a
+    translation's under /<language>: /fr/about for pages/about.fr.md), the slug when it was an
+    /articles/<slug> page (/fr/articles/<slug> for a translation), else the path."""
     stem = _normal(address)
-    if stem == (f"/{slug}" if kind == "page" else f"/articles/{slug}"):
+    prefix = f"/{language}" if language else ""
+    if stem == prefix + (f"/{slug}" if kind == "page" else f"/articles/{slug}"):
         return None
     if kind == "page":
         return address
-    if re.fullmatch(r"/articles/[^/]+", stem) and rules.SLUG_RE.fullmatch(stem[10:]):
-        return stem[10:]
-    return address
+    old = stem.removeprefix(prefix + "/articles/") if stem.startswith(prefix + "/articles/") else ""
+    return old if rules.SLUG_RE.fullmatch(old) else address
 
 
 def _address(written):
@@ -488,18 +532,20 @@ def _kind_name(post):
     return "page" if post.kind == "page" else "article"
 
 
-def _not_a_page(page):
-    """Why a standalone page of the old site is not moved in, or None."""
+def _theme_page(page):
+    """Why a standalone page of the old site is not moved in (its theme made it), or None."""
     layout = _scalar(page.fields.get("layout")) or _scalar(page.fields.get("type"))
     if layout and not page.body.strip():
         return f"a page its theme made (layout {layout!r}), with no text: this site makes its own"
     if LIQUID_LOOP.search(page.body):
         return "a page the old theme's Liquid fills (a loop over the posts): this site makes its own lists"
-    slug = make_slug(_scalar(page.fields.get("slug")) or page.name)
-    problem = aliases.page_slug_problem(slug)
-    if problem:
-        return f"{problem}: move its text by hand"
     return None
+
+
+def _same_name(post):
+    """What a translation and its original share, unless the reader says otherwise: their kind,
+    section and name (Hugo's `post.fr.md` and `post.md`, an Astro locale's `fr/post.md`)."""
+    return (post.kind, post.section, post.name)
 
 
 def _draft(post):

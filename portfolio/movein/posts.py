@@ -155,6 +155,13 @@ def _calendar(year, month, day):
         return None
 
 
+def language_code(written):
+    """The content format's form of a language code as a generator writes it (`pt_BR` is pt-br,
+    `FR` fr: lowercase, `-` between subtags), or None when it is none the format takes."""
+    code = str(written).strip().lower().replace("_", "-")
+    return code if rules.LANGUAGE_RE.fullmatch(code) else None
+
+
 def text_of(value):
     """A front matter value as stripped text, or "" when it is not text."""
     return value.strip() if isinstance(value, str) else ""

@@ -179,7 +179,7 @@ class Rewriter:
         base = getattr(self.site, "base_path", "")
         if address in ("/", base + "/", base):
             return "/" + (f"?{parts.query}" if parts.query else "") + fragment  # the home page
-        own = path.startswith("/") and not path.startswith(CHECKED) and shadowed(path)
+        own = path.startswith("/") and not path.startswith(CHECKED) and shadowed(path, self.context.languages)
         if own and not (base and path.startswith(base + "/")):
             return target  # an address this site has too (/tags/..., /feed.xml)
         self.warn(

@@ -74,6 +74,17 @@ def site_files(dest, site, plan):
     return files, notes
 
 
+def listed_languages(dest):
+    """The codes site.yaml of DEST lists in `languages`, the default first ([] when it lists none,
+    has none or cannot be read: the move's own are written then, and site_files says why not)."""
+    try:
+        data = yaml.load((dest / "site.yaml").read_bytes().decode("utf-8-sig"), Loader=LenientLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []
+    listed = data.get("languages") if isinstance(data, dict) else None
+    return [str(entry["code"]) for entry in listed or [] if isinstance(entry, dict) and entry.get("code")]
+
+
 def languages_block(codes):
     """site.yaml's `languages` (content-format.md, "Languages"), the default first."""
     return "languages:\n" + "".join(f"  - code: {_quoted(code)}\n" for code in codes)

@@ -1,7 +1,7 @@
 """Whole sites move in (issue 52): a theme's example site, a multilingual Hugo site, an Astro 5
-content-layer blog and a Jekyll blog written with kramdown, each in its generator's own layout
-(the texts are ours). Each builds with no hand edit, and every old address, of an article or a
-page, is a 301 rule of the build's `_redirects`."""
+content-layer blog, a Jekyll blog written with kramdown and one in two languages with
+jekyll-polyglot, each in its generator's own layout (the texts are ours). Each builds with no hand
+edit, and every old address, of an article or a page, is a 301 rule of the build's `_redirects`."""
 
 import re
 
@@ -18,6 +18,7 @@ WHOLE_SITES = {
     "hugo-multilingual": "hugo",
     "astro-content-layer": "astro",
     "jekyll-kramdown": "jekyll",
+    "jekyll-polyglot": "jekyll",
 }
 
 
@@ -149,6 +150,35 @@ def test_what_each_site_became(moved):
         assert (
             "content/posts/_unfinished.md: not matched by the writing collection's glob() pattern" in report
         )
+    elif name == "jekyll-polyglot":
+        # Each document's `lang`; a translation matched to its original by the address both have
+        # once the language's segment is out (_posts/fr/, same name), or by `page_id`; at its old
+        # address under /fr/. An original in English only was served under /fr/ too (polyglot's
+        # fallback): that address moves as well. A post in French only is skipped, as Hugo's are.
+        assert sorted(p for p in text if p.startswith("articles/")) == [
+            "articles/knots-and-bends.fr.md", "articles/knots-and-bends.md", "articles/mooring-lines.md",
+            "articles/reading-a-tide-table.fr.md", "articles/reading-a-tide-table.md",
+        ]  # fmt: skip
+        assert "_posts/2023-05-10-noeuds-et-ajuts.md -> articles/knots-and-bends.fr.md" in report
+        tide = text["articles/reading-a-tide-table.fr.md"]
+        assert tide.startswith('---\ntitle: "Lire un annuaire des marées"\n')
+        assert '  - "/fr/2023/04/reading-a-tide-table/"' in tide
+        assert "> [!NOTE]\n> L'eau monte" in tide  # kramdown, as in English
+        assert "[les bonnes aussières](mooring-lines.md)" in tide
+        assert '  - "/fr/2023/05/noeuds-et-ajuts/"' in text["articles/knots-and-bends.fr.md"]
+        assert (
+            '  - "/2023/06/mooring-lines/"\n  - "/fr/2023/06/mooring-lines/"'
+            in text["articles/mooring-lines.md"]
+        )
+        assert (
+            "skipped    _posts/fr/2023-07-14-feu-d-artifice.md: a translation (fr) of no moved post or page"
+            in report
+        )
+        assert "skipped    fr/index.md: a language's home page" in report
+        # The French about page at /fr/about/: its own address here, so it needs no alias.
+        assert text["pages/about.fr.md"].startswith('---\ntitle: "À propos"\n')
+        assert "aliases" not in text["pages/about.fr.md"] and "  dropped: " not in report
+        assert files["site.yaml"].decode().endswith('languages:\n  - code: "en"\n  - code: "fr"\n')
     else:
         led = text["articles/blinking-an-led.md"]
         assert "{:" not in led and "TOC" not in led

@@ -68,7 +68,7 @@ class Command(BaseCommand):
         with signals_held():  # DEST changes whole or not at all
             written = write(dest, {**plan.files, **extra}, plan.copies)
             self.written = True
-        for note in notes:
+        for note in [*plan.notes, *notes]:  # the old config's, then site.yaml's and stack.yaml's
             self.stdout.write(f"note: {note}")
         self.stdout.write(self.summary(move, plan, dest, written))
 
