@@ -12,7 +12,7 @@ each with a warning. Lines inside fenced code are never read. One pass over the 
 
 import re
 
-from .markup import FENCE, substitute_pairs
+from .markup import FENCE, closes, substitute_pairs
 
 BLOCK = re.compile(r"^ {0,3}\{:(?!:)(?P<inside>[^}\n]*)\}\s*$")
 INLINE = re.compile(r"\{:(?!:)[^}\n]*\}")
@@ -52,8 +52,7 @@ def convert(post, body, original):
     paragraph = []  # the indexes in `out` of the paragraph just before, while it runs
     for line in body.split("\n"):
         if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+            if closes(line, fence):
                 fence = None
             out.append(line)
             continue
