@@ -7,15 +7,18 @@ renderer reads CommonMark and GitHub's additions only):
 - `{:toc}` (with the `* TOC` list item it replaces) is dropped: the site makes its own contents;
 - any other attribute list (`{: .class}`, `{:#id}`, `{:target="_blank"}` after a link),
   `{::options ... /}` and `{::comment}...{:/comment}` are dropped;
-each with a warning. Lines inside fenced code are never read. One pass over the lines.
+each with a warning. Fenced code and code spans are never read. One pass over the lines.
 """
 
+import bisect
 import re
 
-from .markup import FENCE, substitute_pairs
+from .markup import FENCE, closes, code_spans, lazy_pairs, outside_code
 
-BLOCK = re.compile(r"^ {0,3}\{:(?!:)(?P<inside>[^}\n]*)\}\s*$")
-INLINE = re.compile(r"\{:(?!:)[^}\n]*\}")
+# An attribute list: `{:` then neither `:` (an extension, `{::options /}`) nor `/` (the end of one,
+# `{:/comment}`).
+BLOCK = re.compile(r"^ {0,3}\{:(?![:/])(?P<inside>[^}\n]*)\}\s*$")
+INLINE = re.compile(r"\{:(?![:/])[^}\n]*\}")
 EXTENSION = re.compile(r"\{::(?P<name>\w+)[^}\n]*?/\}")
 COMMENT = (re.compile(r"\{::comment\}"), re.compile(r"\{:/(?:comment)?\}"))
 TOC_ITEM = re.compile(r"^ {0,3}[*+-] .*$|^ {0,3}1\. .*$")
@@ -40,26 +43,49 @@ def callout(inside):
 def convert(post, body, original):
     """`body` without kramdown's attribute lists and extensions; warnings added to `post` at the
     line of `original` (the body as written) where each is."""
-    cursor = [0]
+    cursor, comments = [0], [0]  # where the next search for a written text starts, by kind
 
-    def warn(message, written):
+    def warn(message, written, cursor=cursor):
         at = original.find(written, cursor[0])
         if at >= 0:
             cursor[0] = at + 1
         post.warn(message, at if at >= 0 else None)
 
+    def inline(part):  # a line's text outside its code spans
+        if "{:" in part:
+            for found in INLINE.findall(part):
+                warn(f"kramdown attribute list {found} has no equivalent here: dropped", found)
+            part = INLINE.sub("", part)
+        if "{::" in part:
+            for found in EXTENSION.finditer(part):
+                warn(f"kramdown {{::{found['name']}}} dropped", found[0])
+            part = EXTENSION.sub("", part)
+        return part
+
+    def without_comments(text):  # a run of prose lines less its comments (not those in code spans)
+        spans, out, position = code_spans(text), [], 0
+        for opening, closing in lazy_pairs(text, *COMMENT):
+            index = bisect.bisect_right(spans, (opening.start(), len(text)))
+            if index and spans[index - 1][1] > opening.start():
+                continue  # written in a code span: shown as code
+            warn("kramdown {::comment} dropped", opening[0], comments)
+            out.append(text[position : opening.start()])
+            position = closing.end()
+        return "".join(out) + text[position:]
+
+    pieces = []  # (code?, lines): the body's runs of prose lines and of fenced code, in order
     out, fence = [], None
     paragraph = []  # the indexes in `out` of the paragraph just before, while it runs
     for line in body.split("\n"):
         if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
             out.append(line)
+            if closes(line, fence):
+                pieces.append((True, out))
+                fence, out = None, []
             continue
         if opening := FENCE.match(line):
-            fence, paragraph = opening["fence"], []
-            out.append(line)
+            pieces.append((False, out))
+            fence, paragraph, out = opening["fence"], [], [line]
             continue
         block = BLOCK.match(line)
         if block:
@@ -82,13 +108,8 @@ def convert(post, body, original):
             paragraph = []
         else:
             paragraph.append(len(out))
-        if "{:" in line:
-            for found in INLINE.findall(line):
-                warn(f"kramdown attribute list {found} has no equivalent here: dropped", found)
-            line = INLINE.sub("", line)
-        if "{::" in line:
-            for found in EXTENSION.finditer(line):
-                warn(f"kramdown {{::{found['name']}}} dropped", found[0])
-            line = EXTENSION.sub("", line)
-        out.append(line)
-    return substitute_pairs("\n".join(out), *COMMENT, lambda *_: "")
+        out.append(outside_code(line, inline) if "{:" in line else line)
+    pieces.append((fence is not None, out))
+    return "\n".join(
+        "\n".join(lines) if code else without_comments("\n".join(lines)) for code, lines in pieces if lines
+    )

@@ -4,7 +4,9 @@ parts of a body that are not code."""
 import bisect
 import re
 
-FENCE = re.compile(r"(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})")
+# A fence opening a code block (CommonMark: up to 3 spaces before it; a backtick fence's info
+# string has no backtick, as "```a``` b" is a code span in a paragraph).
+FENCE = re.compile(r"(?P<indent> {0,3})(?P<fence>`{3,}+(?![^`]*`)|~{3,})")
 BACKTICKS = re.compile(r"`+")
 
 
@@ -81,7 +83,7 @@ def prose_parts(text):
             fence = opening["fence"]
             blocks.append((prose, max(prose, at - 1)))
         elif fence is not None:
-            if line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
+            if closes(line, fence):
                 fence, prose = None, at + len(line) + 1
         at += len(line) + 1
     if fence is None and prose <= len(text):
@@ -92,6 +94,12 @@ def prose_parts(text):
             yield position, start + span_start
             position = start + span_end
         yield position, end
+
+
+def closes(line, fence):
+    """Whether `line` closes the code block `fence` opened: as many of its character or more, up
+    to 3 spaces before them (CommonMark; a line indented 4 is a line of the code)."""
+    return re.fullmatch(rf" {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*", line) is not None
 
 
 def code_spans(text):

@@ -96,7 +96,7 @@ def convert(post, body, context):
         else:
             replacement = None
         if replacement is None:
-            if not match["closing"] and name != "highlight":
+            if not match["closing"] and name not in ("highlight", "figure"):  # those said why
                 post.warn(f"shortcode {{{{{match['delimiter']} {match['name']} ...}}}} kept as written", at)
             replacement = match[0]
         out.append(replacement)

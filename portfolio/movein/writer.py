@@ -126,6 +126,8 @@ def with_image_hosts(text, hosts, path):
                 if isinstance(value, yaml.SequenceNode):
                     listed = [item.value for item in value.value if isinstance(item, yaml.ScalarNode)]
                 end = value.end_mark.line if value.end_mark.column == 0 else value.end_mark.line + 1
+                while end > key.start_mark.line + 1 and lines[end - 1].strip()[:1] in ("", "#"):
+                    end -= 1  # blank lines and comments after the list are the next key's
                 lines = lines[: key.start_mark.line] + lines[end:]
                 break
     new = [host for host in sorted(hosts) if host not in listed]

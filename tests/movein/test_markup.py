@@ -1,0 +1,105 @@
+"""markup.py, the helpers every body conversion stands on: what is code (fences, code spans) and
+what is prose, code fences that hold any code, link text, and pairs found in linear time."""
+
+import re
+import time
+
+import pytest
+
+from portfolio.movein import markup
+
+SHOUT = str.upper  # a change anyone can see: every converted part comes out in capitals
+
+
+def test_only_prose_is_changed_code_spans_and_fences_are_not():
+    text = "a `b` c\n```py\nd\n```\ne ~~~\n~~~\nf\n~~~\ng"
+    assert markup.outside_code(text, SHOUT) == "A `b` C\n```py\nd\n```\nE ~~~\n~~~\nf\n~~~\nG"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("", ""),
+        ("x\n```\nopen to the end", "X\n```\nopen to the end"),  # an unclosed fence runs to the end
+        ("``a` b", "``A` B"),  # backticks never closed are text, as written
+        ("a ``b ` c`` d", "A ``b ` c`` D"),  # a span closes at a run of as many backticks
+        ("~~~\n```\n~~~\nx", "~~~\n```\n~~~\nX"),  # a fence closes at its own character only
+        ("````\n```\n````\nx", "````\n```\n````\nX"),  # ... and at as many of them or more
+        ("```\ncode\n   ```\nx", "```\ncode\n   ```\nX"),  # up to 3 spaces before a closing fence
+        ("café `naïve` Ünï", "CAFÉ `naïve` ÜNÏ"),
+    ],
+)
+def test_outside_code_edges(text, expected):
+    assert markup.outside_code(text, SHOUT) == expected
+
+
+def test_a_fence_indented_four_spaces_does_not_close_the_block():
+    # CommonMark: a closing fence has at most 3 spaces before it; one with 4 is a line of the code,
+    # so what follows is still code and must not be converted.
+    text = "```\ncode\n    ```\nstill code\n```\nprose"
+    assert markup.outside_code(text, SHOUT) == "```\ncode\n    ```\nstill code\n```\nPROSE"
+
+
+def test_backticks_with_a_backtick_after_them_open_no_fence():
+    # CommonMark: a backtick fence's info string has no backtick: "```a``` b" is a code span in a
+    # paragraph, and the rest of the body is prose, not a block of code never closed.
+    text = "```a``` b\nc"
+    assert markup.outside_code(text, SHOUT) == "```a``` B\nC"
+
+
+def test_prose_parts_cover_every_character_that_is_not_code():
+    text = "one `two` three\n```\nfour\n```\nfive"
+    parts = list(markup.prose_parts(text))
+    assert [text[start:end] for start, end in parts] == ["one ", " three", "five"]
+    # the code, its fence lines and their newlines are the only characters no part holds
+    covered = {i for start, end in parts for i in range(start, end)}
+    assert "".join(c for i, c in enumerate(text) if i not in covered) == "`two`\n```\nfour\n```\n"
+
+
+def test_code_spans():
+    assert markup.code_spans("`a` ``b`` ` c ``") == [(0, 3), (4, 9)]  # the last ` never closes
+    assert markup.code_spans("no code") == []
+
+
+def test_code_spans_of_every_length_never_closed_take_linear_time():
+    text = "".join("`" * n + " x " for n in range(1, 3_000))
+    start = time.perf_counter()
+    assert markup.code_spans(text) == []
+    assert time.perf_counter() - start < 1
+
+
+def test_fenced_code_is_longer_than_any_run_of_backticks_inside():
+    assert markup.fenced("x\n") == "```\nx\n```"
+    assert markup.fenced("```\ninner\n```", "md") == "````md\n```\ninner\n```\n````"
+    assert markup.fenced("\n\nkept\n\n") == "```\nkept\n```"  # blank lines around the code go
+
+
+def test_link_text_cannot_end_the_link():
+    assert markup.link_text(" a [b]\n  c ") == "a (b) c"
+
+
+def test_substitute_pairs_keeps_what_lies_outside_and_an_unclosed_opening():
+    opening, closing = re.compile(r"<<"), re.compile(r">>")
+    text = "a<<b>>c<<d>>e<<unclosed"
+    replaced = markup.substitute_pairs(text, opening, closing, lambda o, between, c: between.upper())
+    assert replaced == "aBcDe<<unclosed"
+
+
+def test_lazy_pairs_stop_at_the_first_opening_never_closed_in_linear_time():
+    opening, closing = re.compile(r"<<"), re.compile(r">>")
+    start = time.perf_counter()
+    assert list(markup.lazy_pairs("<<" * 200_000, opening, closing)) == []
+    assert time.perf_counter() - start < 1
+
+
+def test_lines():
+    lines = markup.Lines("a\nb\nc")
+    assert [lines.line(at) for at in (0, 1, 2, 4)] == [0, 0, 1, 2]
+    assert [lines.start(line) for line in (0, 1, 2, 9)] == [0, 2, 4, 4]
+    assert markup.Lines("").start(3) == 0
+
+
+def test_a_long_run_of_backticks_is_read_as_a_fence_or_not_in_linear_time():
+    start = time.perf_counter()
+    assert markup.outside_code("`" * 200_000 + "a`\nx", SHOUT).endswith("\nX")
+    assert time.perf_counter() - start < 1
