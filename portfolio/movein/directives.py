@@ -20,7 +20,7 @@ import html
 import re
 from urllib.parse import quote
 
-from .markup import FENCE, link_text, prose_parts
+from .markup import FENCE, closes, link_text, prose_parts
 
 # A directive's name, then its optional `[label]` and `{attributes}`, to the line's end.
 REST = r"(?P<name>[A-Za-z][\w-]*)(?:\[(?P<label>[^\]\n]*)\])?(?:\{(?P<attrs>[^}\n]*)\})?\s*$"
@@ -74,8 +74,7 @@ def convert(post, body):
         at = starts[number]
         prefix = "".join("> " for kind in open_containers if kind)
         if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+            if closes(line, fence):
                 fence = None
             out.append(prefix + line)
             continue

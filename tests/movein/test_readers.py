@@ -96,6 +96,17 @@ def test_directives():
     assert post.warnings == ["directive ::chart has no equivalent here: dropped"]
 
 
+def test_a_fence_line_indented_four_spaces_does_not_close_the_code():
+    """CommonMark: it is a line of the code, so the directive after it is code too."""
+    post = Warned()
+    body = '```\n    ```\n::chart{data=x}\n```\n\n::github{repo="a/b"}\n'
+    assert (
+        directives.convert(post, body)
+        == "```\n    ```\n::chart{data=x}\n```\n\n[a/b](https://github.com/a/b)\n"
+    )
+    assert post.warnings == []
+
+
 def test_text_directives():
     post = Warned()
     body = (
