@@ -41,25 +41,33 @@ def search_results(driver):
         time.sleep(0.1)
 
 
-@pytest.mark.browser
-def test_no_page_type_has_an_accessibility_violation(built_site, background, tmp_path, chromium):
+def violations(driver, base, pages, on_page=lambda path: None):
+    """{page, width and scheme: axe's violations} of `pages` at 360 and 1280 px, light and dark;
+    `on_page(path)` runs once each page has loaded, before axe."""
     if not AXE.exists():
         missing_tool("axe-core is not installed in tests/hosts (make test installs it with npm)")
     axe = AXE.read_text()
-    base = start_nginx(built_site, background, tmp_path)
-    driver = chromium()
     driver.set_script_timeout(60)
     found = {}
     for width in [360, 1280]:
         viewport(driver, width)
         for scheme in ["light", "dark"]:
             prefer(driver, scheme)
-            for path in PAGES:
+            for path in pages:
                 driver.get(base + path)
-                if path.startswith("/search"):
-                    search_results(driver)
+                on_page(path)
                 driver.execute_script(axe)
-                violations = driver.execute_async_script(RUN_AXE, TAGS)
-                if violations:
-                    found[f"{path} at {width}px, {scheme}"] = violations
+                if seen := driver.execute_async_script(RUN_AXE, TAGS):
+                    found[f"{path} at {width}px, {scheme}"] = seen
+    return found
+
+
+@pytest.mark.browser
+def test_no_page_type_has_an_accessibility_violation(built_site, background, tmp_path, chromium):
+    def on_page(path):
+        if path.startswith("/search"):
+            search_results(driver)
+
+    driver = chromium()
+    found = violations(driver, start_nginx(built_site, background, tmp_path), PAGES, on_page)
     assert found == {}, json.dumps(found, indent=1, ensure_ascii=False)

@@ -8,9 +8,7 @@ import json
 import pytest
 
 from tests.export.conftest import start_nginx
-from tests.export.test_accessibility_browser import AXE, RUN_AXE, TAGS
-from tests.pages.test_browser import prefer, viewport
-from tests.tools import missing_tool
+from tests.export.test_accessibility_browser import violations
 
 from .content import add_languages
 from .test_offer import reading, shown
@@ -24,26 +22,13 @@ PAGES = ["/fr/", "/fr/articles", "/fr/tags", "/fr/tags/introduction", "/fr/about
 def test_no_page_of_another_language_has_an_accessibility_violation(
     site, content_dir, background, tmp_path, chromium
 ):
-    if not AXE.exists():
-        missing_tool("axe-core is not installed in tests/hosts (make test installs it with npm)")
+    def on_page(path):
+        if path == "/articles/first-post":
+            assert shown(driver) == ["fr", "Lire cette page en français", "/fr/articles/first-post"]
+
     add_languages(content_dir)
     site()
-    base = start_nginx(tmp_path / "site", background, tmp_path)
-    axe = AXE.read_text()
     driver = chromium()
-    driver.set_script_timeout(60)
     reading(driver, "fr-FR,fr;q=0.9")  # the English page offers its French version
-    found = {}
-    for width in [360, 1280]:
-        viewport(driver, width)
-        for scheme in ["light", "dark"]:
-            prefer(driver, scheme)
-            for path in PAGES:
-                driver.get(base + path)
-                if path == "/articles/first-post":
-                    assert shown(driver) == ["fr", "Lire cette page en français", "/fr/articles/first-post"]
-                driver.execute_script(axe)
-                violations = driver.execute_async_script(RUN_AXE, TAGS)
-                if violations:
-                    found[f"{path} at {width}px, {scheme}"] = violations
+    found = violations(driver, start_nginx(tmp_path / "site", background, tmp_path), PAGES, on_page)
     assert found == {}, json.dumps(found, indent=1, ensure_ascii=False)
