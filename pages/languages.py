@@ -41,9 +41,7 @@ def language_or_404(code):
     return found
 
 
-def language_codes():
-    """Every language but the default."""
-    return [lang.code for lang in languages.languages()[1:]]
+language_codes = languages.other_codes  # every language but the default
 
 
 def language_params():

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.utils.text import capfirst
 from django.utils.translation import get_language_info
 
-from .models import Article, Page, Project, Site, Stack, StackTranslation, Translation
+from .models import Article, Collection, Page, Project, Site, Stack, StackTranslation, Translation
 
 # Written right to left: <html dir="rtl">.
 RIGHT_TO_LEFT = {"ar", "fa", "he", "ur"}
@@ -92,6 +92,11 @@ def declared():
 
 def default_language():
     return languages()[0]
+
+
+def other_codes():
+    """The codes of the languages other than the default, in site.yaml's order."""
+    return [lang.code for lang in languages()[1:]]
 
 
 def other_language(code):
@@ -240,4 +245,12 @@ def catalog_warnings(site=None):
         f"(locale/{lang.code}/LC_MESSAGES/django.mo): its pages show English labels"
         for lang in languages(site)
         if catalog_missing(lang.code)
+    ]
+
+
+def page_addresses():
+    """The addresses of the published standalone pages and of their published translations."""
+    translated = Translation.objects.published().filter(kind=Collection.PAGES).order_by("language", "slug")
+    return [page.get_absolute_url() for page in Page.objects.published()] + [
+        item_address(row.kind, row.slug, row.language) for row in translated if other_language(row.language)
     ]

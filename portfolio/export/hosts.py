@@ -84,29 +84,25 @@ CATALOG_TYPE = 'Content-Type: application/linkset+json; profile="https://www.rfc
 def header_rules(pages=(), languages=()):
     """(path pattern, headers) of `_headers`; `pages`: the addresses of the standalone pages and
     their translations (`/about`, `/fr/about`), each naming its markdown form as the pages of
-    MARKDOWN_PAGES do; `languages`: the codes of the site's other languages, whose translated
-    projects and articles name theirs, and whose feeds are typed (rules per language:
-    `/:lang/projects/:slug` would also match /cards/projects/x.png). Several rules
-    may match one path (Cloudflare and Netlify apply them all), but never two that set the same
-    header: Cloudflare would join the values (two Content-Types become `application/json,
+    MARKDOWN_PAGES do; `languages`: the codes of the site's other languages, whose items name
+    theirs and whose feeds are typed (`/:lang/projects/:slug` would match /cards/projects/x.png).
+    Several rules may match one path (Cloudflare and Netlify apply them all), but never two that
+    set the same header: Cloudflare would join the values (two Content-Types become `application/json,
     application/json`). `/*` holds the security headers, so no other rule may set them."""
     page = [f"Link: {CATALOG_LINK}", REVALIDATE]
     index = [*API_HEADERS, f"Link: {CATALOG_LINK}, {SERVICE_DESC_LINK}"]
     document = [*API_HEADERS, f"Link: {SERVICE_DESC_LINK}"]
+    forms = [*MARKDOWN_PAGES.items(), *((page, page + ".md") for page in pages)]
+    forms += [
+        (f"/{code}/{kind}/:slug", f"/{code}/{kind}/:slug.md")
+        for code in languages
+        for kind in ("projects", "articles")
+    ]
+    feeds = ["/feed.xml", "/tags/:tag/feed.xml", "/series/:series/feed.xml"]
+    feeds += [f"/{code}{feed}" for code in languages for feed in feeds[:2]]
     return [
         *security_rules(),
-        *(
-            (pattern, [f"Link: {markdown_link(form)}, {CATALOG_LINK}", REVALIDATE])
-            for pattern, form in [
-                *MARKDOWN_PAGES.items(),
-                *((page, page + ".md") for page in pages),
-                *(
-                    (f"/{code}/{kind}/:slug", f"/{code}/{kind}/:slug.md")
-                    for code in languages
-                    for kind in ("projects", "articles")
-                ),
-            ]
-        ),
+        *((pattern, [f"Link: {markdown_link(form)}, {CATALOG_LINK}", REVALIDATE]) for pattern, form in forms),
         *((pattern, page) for pattern in PAGES),
         (MARKDOWN_FILES, ["! Link", "! Cache-Control", *MARKDOWN, f"Link: {CATALOG_LINK}", REVALIDATE]),
         ("/api/v1", index),
@@ -119,14 +115,7 @@ def header_rules(pages=(), languages=()):
         (SKILLS_INDEX, ["Content-Type: application/json", ANYONE, REVALIDATE]),
         ("/llms.txt", TEXT),
         ("/llms-full*", TEXT),  # llms-full.txt and its parts, llms-full-<n>.txt
-        ("/feed.xml", ATOM),
-        ("/tags/:tag/feed.xml", ATOM),
-        ("/series/:series/feed.xml", ATOM),
-        *(
-            (path, ATOM)
-            for code in languages
-            for path in (f"/{code}/feed.xml", f"/{code}/tags/:tag/feed.xml")
-        ),
+        *((feed, ATOM) for feed in feeds),
         (STATIC, [IMMUTABLE]),
     ]
 

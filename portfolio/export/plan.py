@@ -24,11 +24,9 @@ from contact.hosting import redirect_rules
 from pages import series as series_
 from pages.feeds import SiteFeed
 from pages.twins import llms_full_parts
-from portfolio.content import aliases, importer
-from portfolio.content.languages import item_address, languages, other_language, published_translations
+from portfolio.content import aliases, importer, languages
 from portfolio.content.models import (
     Article,
-    Collection,
     MediaFile,
     Page,
     Project,
@@ -168,7 +166,7 @@ class Keys:
         # Every page links to its versions in the site's other languages (hreflang, the switcher):
         # with translations, they are part of the identity (without, the key is as it was).
         translations = sorted(
-            (*key, sorted(found.items())) for key, found in published_translations().items()
+            (*key, sorted(found.items())) for key, found in languages.published_translations().items()
         )
         if stacks := sorted(StackTranslation.objects.values_list("language", "content_hash")):
             translations.append(("stack", stacks))
@@ -328,25 +326,15 @@ class Keys:
         raise LookupError(f"{target.uri} (route {target.route}): no {part} {piece!r} to show")
 
 
-def standalone_pages():
-    """The addresses of the published standalone pages and of their published translations."""
-    translated = Translation.objects.published().filter(kind=Collection.PAGES)
-    return [page.get_absolute_url() for page in Page.objects.published()] + [
-        item_address(row.kind, row.slug, row.language)
-        for row in translated.order_by("language", "slug")
-        if other_language(row.language)
-    ]
-
-
 def draft_translations():
     """[(file, address, title)] of every translation that is not published (a draft, scheduled, or
     of a draft original): verify refuses its address anywhere."""
     published = Translation.objects.published().values("pk")
     rows = Translation.objects.exclude(pk__in=published).order_by("source_path")
     return [
-        (row.source_path, item_address(row.kind, row.slug, row.language), row.title)
+        (row.source_path, languages.item_address(row.kind, row.slug, row.language), row.title)
         for row in rows
-        if other_language(row.language)  # the import refuses any other
+        if languages.other_language(row.language)  # the import refuses any other
     ]
 
 
@@ -372,7 +360,7 @@ def plan(state):
     state.draft_translations = draft_translations()
     moves = aliases.moves()
     state.host_files = {
-        "_headers": hosts.headers_file(standalone_pages(), [lang.code for lang in languages()[1:]]),
+        "_headers": hosts.headers_file(languages.page_addresses(), languages.other_codes()),
         "_redirects": hosts.redirects_file(redirect_rules(), moves),
         hosts.NGINX_REDIRECTS: hosts.nginx_redirects(moves),
         hosts.ASSETS_IGNORE: hosts.assets_ignore(),
