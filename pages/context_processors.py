@@ -137,7 +137,7 @@ def page_languages(request):
     language, `alternates` ([(hreflang, absolute address)] of each version and x-default) and
     `language_switcher` ([(Language, address, current?)]: the same page in each language, else
     the nearest page above it there (a list's later page: the list; a tag: the tags), else that
-    language's home), `language_suggestions` ([(Language, address, words, dismiss)]: this page in
+    language's home), `language_offers` ([(Language, address, words, dismiss)]: this page in
     each other language, offered in that language, templates/includes/language_offer.html); on
     another language's page, `site` with its title and description (`written_in` naming the
     default language for each it falls back to) and `links` to its home, lists, tags, feed and
@@ -161,8 +161,8 @@ def page_languages(request):
         if found[0][0].default:
             alternates.append(("x-default", site.base_url + found[0][1]))
         context["alternates"] = alternates
-    context["language_suggestions"] = [
-        (lang, path, *suggestion_words(lang)) for lang, path in found if lang.code != current.code
+    context["language_offers"] = [
+        (lang, path, *offer_words(lang)) for lang, path in found if lang.code != current.code
     ]
     addresses = {lang.code: lang.prefix + "/" for lang in every}  # a language's home, at least
     addresses.update((lang.code, path) for lang, path in nearest_versions(request, every) + found)
@@ -191,7 +191,7 @@ def page_languages(request):
     return context
 
 
-def suggestion_words(lang):
+def offer_words(lang):
     """The offer of a page's version in `lang`, and its dismiss button's label, in `lang` itself
     (the reader it is for reads that language, not the page's). Its catalog's "Read this page in
     English" says its own language; without one, the link is the language's name."""

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from pages.context_processors import suggestion_words
+from pages.context_processors import offer_words
 from portfolio.content.importer import import_content
 from portfolio.content.languages import Language
 from tests.browser import console_errors
@@ -58,9 +58,9 @@ def test_a_one_language_site_has_no_offer(db, tmp_path, settings, client):
 
 
 def test_a_language_without_a_catalog_is_offered_by_its_name():
-    assert suggestion_words(Language("it", "Italiano")) == ("Italiano", "Dismiss")
-    assert suggestion_words(Language("en-gb", "English")) == ("Read this page in English", "Dismiss")
-    assert suggestion_words(Language("de", "Deutsch")) == ("Diese Seite auf Deutsch lesen", "Schließen")
+    assert offer_words(Language("it", "Italiano")) == ("Italiano", "Dismiss")
+    assert offer_words(Language("en-gb", "English")) == ("Read this page in English", "Dismiss")
+    assert offer_words(Language("de", "Deutsch")) == ("Diese Seite auf Deutsch lesen", "Schließen")
 
 
 # --- in the browser ------------------------------------------------------------------------------
