@@ -20,9 +20,10 @@ def _service_context(site_url):
 
 
 def service_site(request):
-    """`site`, `base_url`, `links` and `page_language` on the production contact service
+    """`site`, `base_url`, `links`, `page_language` and `written_in` on the production contact service
     (CONTACT_SERVICE=1), in place of the site's context processors: its database holds no
     imported site, so its pages (an error, the thanks page) name the site by SITE_URL's host,
     link to the site's pages, and say the language they answer in (the form page's `?lang=`)."""
     code = translation.get_language() or settings.LANGUAGE_CODE
-    return {**_service_context(settings.SITE_URL), "page_language": Language(code, code, default=True)}
+    language = Language(code, code, default=True)
+    return {**_service_context(settings.SITE_URL), "page_language": language, "written_in": {}}

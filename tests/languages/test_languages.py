@@ -408,6 +408,8 @@ def test_a_languages_home_marks_the_default_languages_words_and_shows_its_own_fo
     assert re.search(r'<p class="focus"><strong>[^<]+</strong> Tout tester <a href="/fr/stack">', french)
     persian = client.get("/fa/").content.decode()  # no title, description or stack of its own
     assert '<h1 id="intro-title" lang="en" dir="ltr">Test Portfolio</h1>' in persian
+    assert '<span lang="en" dir="ltr">Test Portfolio</span>' in persian  # the header's site name
+    assert "<span>Portfolio de test</span>" in french
     assert '<p class="lede" lang="en" dir="ltr">' in persian
     assert re.search(
         r'<p class="focus"><strong>[^<]+</strong> <span lang="en" dir="ltr">[^<]+</span> <a href="/stack">',
