@@ -4,13 +4,18 @@ host that negotiates: the authoring server, the preview, nginx and the Workers d
 answers the form the build wrote, says `Vary: Accept` and names the form in its Link; a page of
 the same shape without a form (/developers, /fr/projects) is only ever its page."""
 
+import json
+import subprocess
 import sys
 
 import pytest
 
 from tests.contact.helpers import BROWSER_ACCEPT
 from tests.export.conftest import distill_local, on_workers, start_nginx
+from tests.export.test_hosts import HOSTS, url_paths
+from tests.header_rules import headers_for
 from tests.server import fetch, manage_py_server, server_process
+from tests.tools import missing_tool
 
 from .content import write_multilingual
 
@@ -94,3 +99,30 @@ def test_nginx(built, module_background, tmp_path):
 
 def test_cloudflare_workers(built, tmp_path):
     on_workers(built, tmp_path, lambda base: check(base, built))
+
+
+def built_rules(site):
+    """(pattern, headers) of the built `_headers`, as tests/header_rules.py reads header_rules()."""
+    rules = []
+    for line in (site / "_headers").read_text().splitlines():
+        if line.startswith("  "):
+            rules[-1][1].append(line.strip())
+        elif line:
+            rules.append((line, []))
+    return rules
+
+
+def test_no_header_is_set_twice_and_netlify_reads_the_rules(built):
+    """The languages' rules (their items' forms, their feeds' type, their pages) add no second
+    value of a header to any built file, as Cloudflare would join them; Netlify parses them all."""
+    rules = built_rules(built)
+    assert any(pattern == "/fa/articles/:slug" for pattern, _ in rules)
+    for path in url_paths(built):
+        headers = headers_for(path, rules)
+        assert all(len(values) == 1 for values in headers.values()), (path, headers)
+    if not (HOSTS / "node_modules" / "@netlify" / "headers-parser").exists():
+        missing_tool("Netlify's parsers are not installed (make test runs npm ci in tests/hosts)")
+    result = subprocess.run(
+        ["node", "netlify_rules.mjs", str(built)], cwd=HOSTS, capture_output=True, text=True, check=True
+    )
+    assert json.loads(result.stdout)["errors"] == []
