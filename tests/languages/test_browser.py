@@ -9,6 +9,7 @@ import pytest
 
 from tests.browser import console_errors
 from tests.export.conftest import start_nginx
+from tests.pages.test_browser import viewport
 
 from .content import add_languages
 
@@ -93,3 +94,19 @@ def test_the_arrows_point_the_way_each_language_reads(served, chromium):
         "/fa/": '" ←"',
         "/fr/": '" →"',
     }
+
+
+def test_every_header_link_is_in_sight_in_a_language_of_longer_words(served, chromium):
+    """French's "Développeurs" makes the header's links wider than a 360 px phone: the last ones
+    go to a second row, none clipped by the nav's edge."""
+    driver = chromium()
+    viewport(driver, 360)
+    driver.get(served + "/fr/tags")
+    outside = driver.execute_script(
+        """const nav = document.querySelector('.site-header nav').getBoundingClientRect();
+        return [...document.querySelectorAll('.site-header nav a')]
+            .filter((a) => { const box = a.getBoundingClientRect();
+                             return box.right > nav.right + 1 || box.left < nav.left - 1; })
+            .map(a => a.textContent);"""
+    )
+    assert outside == []
