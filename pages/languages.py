@@ -378,9 +378,15 @@ def stack(request, lang):
     return render(request, "pages/stack.html", {"stack": shown})
 
 
+@Site.build_cached  # every page of another language asks, for its header's Stack link
+def stack_codes():
+    """{code} of the languages with a stack.<lang>.yaml."""
+    return set(StackTranslation.objects.values_list("language", flat=True))
+
+
 def stack_languages():
     """django-distill's parameters: the languages with a stack.<lang>.yaml."""
-    yield from (code for code in language_codes() if StackTranslation.objects.filter(language=code).exists())
+    yield from (code for code in language_codes() if code in stack_codes())
 
 
 def search(request, lang):
