@@ -232,13 +232,9 @@ def card_slugs(kind):
     model = languages.ORIGINALS[kind]
 
     def slugs():
-        with_image = {
-            slug
-            for slug, image in model.objects.values_list("slug", "image")
-            if image and image.get("raster")
-        }
+        without_image = set(cards.without_image(model.objects.all()))
         for lang, slug in translated_slugs(kind)():
-            if slug not in with_image:
+            if slug in without_image:
                 yield lang, slug
 
     return slugs
