@@ -120,6 +120,13 @@ def later_list_pages(kind):
     return params
 
 
+def translated_or_404(kind, original, lang):
+    """`original` (of `kind`) as its published translation into `lang` shows it; 404 without one."""
+    translations = Translation.objects.published()
+    translation = get_object_or_404(translations, kind=kind, slug=original.slug, language=lang)
+    return languages.translated(original, translation)
+
+
 class Translated:
     """An item's page in another language: its original, as its published translation shows it."""
 
@@ -127,11 +134,7 @@ class Translated:
 
     def get_object(self, queryset=None):
         language_or_404(self.kwargs["lang"])
-        original = super().get_object(queryset)
-        translation = get_object_or_404(
-            Translation.objects.published(), kind=self.kind, slug=original.slug, language=self.kwargs["lang"]
-        )
-        return languages.translated(original, translation)
+        return translated_or_404(self.kind, super().get_object(queryset), self.kwargs["lang"])
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -169,11 +172,7 @@ class TranslatedTwin:
 
     def get(self, request, lang, slug):
         language_or_404(lang)
-        original = get_object_or_404(self.get_queryset(), slug=slug)
-        translation = get_object_or_404(
-            Translation.objects.published(), kind=self.kind, slug=slug, language=lang
-        )
-        item = languages.translated(original, translation)
+        item = translated_or_404(self.kind, get_object_or_404(self.get_queryset(), slug=slug), lang)
         base_url = Site.load().base_url
         if self.kind == "pages":
             return HttpResponse(twins.page_markdown(item, base_url), content_type=twins.MARKDOWN)
@@ -210,10 +209,9 @@ class TranslatedCard:
     def get(self, request, lang, slug):
         language = language_or_404(lang)
         original = self.get_queryset().filter(slug=slug).first()
-        translation = Translation.objects.published().filter(kind=self.kind, slug=slug, language=lang).first()
-        if original is None or translation is None or cards.has_own_image(original):
+        if original is None or cards.has_own_image(original):
             raise Http404("No such card")
-        item = languages.translated(original, translation)
+        item = translated_or_404(self.kind, original, lang)
         site_name = language.title or Site.load().title
         return HttpResponse(cards.drawn(item.title, site_name, self.line(item)), content_type="image/png")
 
