@@ -41,13 +41,10 @@ def language_or_404(code):
     return found
 
 
-language_codes = languages.other_codes  # every language but the default
-
-
 def language_params():
     """django-distill's parameters: every language but the default (a generator: an empty list
     would be read as a route without parameters)."""
-    yield from language_codes()
+    yield from languages.other_codes()
 
 
 def home(request, lang):
@@ -72,7 +69,7 @@ def all_translated_lists():
     tags shows a slice of them."""
     return {
         (kind, code): languages.translated_items(kind, code)
-        for code in language_codes()
+        for code in languages.other_codes()
         for kind in ("projects", "articles")
     }
 
@@ -114,7 +111,7 @@ def later_list_pages(kind):
     (language, page number), as views.later_pages numbers the default's."""
 
     def params():
-        for code in language_codes():
+        for code in languages.other_codes():
             yield from ((code, number) for number in views.later_pages(translated_list(kind, code)))
 
     return params
@@ -270,7 +267,7 @@ class LanguageTag(NamedTuple):
 
 @Site.build_cached
 def all_language_tags():
-    return {code: language_tags(code) for code in language_codes()}
+    return {code: language_tags(code) for code in languages.other_codes()}
 
 
 def language_tags(code):
@@ -380,7 +377,7 @@ def stack_codes():
 
 def stack_languages():
     """django-distill's parameters: the languages with a stack.<lang>.yaml."""
-    yield from (code for code in language_codes() if code in stack_codes())
+    yield from (code for code in languages.other_codes() if code in stack_codes())
 
 
 def search(request, lang):
@@ -442,7 +439,7 @@ def translated_slugs(kind):
     """django-distill's parameters of a kind's translated pages: (language, slug)."""
 
     def slugs():
-        rows = Translation.objects.published().filter(kind=kind, language__in=language_codes())
+        rows = Translation.objects.published().filter(kind=kind, language__in=languages.other_codes())
         yield from rows.order_by("language", "slug").values_list("language", "slug")
 
     return slugs
