@@ -8,7 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from portfolio.content import languages
-from portfolio.content.models import Page, Site, StackTranslation
+from portfolio.content.models import Page, Site
 
 LINKS = {
     "home": "pages:home",
@@ -109,7 +109,7 @@ def nearest_versions(request, every):
 
 def versions_of(name, kwargs, every):
     """versions() of the page of route `name` (the default language's name) with `kwargs`."""
-    from .languages import all_language_tags, has_page
+    from .languages import all_language_tags, has_page, stack_codes
     from .tags import tag
 
     slug, page = kwargs.get("slug"), kwargs.get("page")
@@ -119,8 +119,7 @@ def versions_of(name, kwargs, every):
         translated = languages.published_translations().get((ITEMS[name], slug), {})
         has = lambda lang: lang.default or lang.code in translated  # noqa: E731
     elif name == "stack":
-        stacks = set(StackTranslation.objects.values_list("language", flat=True))
-        has = lambda lang: lang.default or lang.code in stacks  # noqa: E731
+        has = lambda lang: lang.default or lang.code in stack_codes()  # noqa: E731
     elif name == "tag":
         language_tags = all_language_tags()
         has = lambda lang: tag(slug) is not None if lang.default else slug in language_tags.get(lang.code, {})  # noqa: E731
@@ -186,7 +185,9 @@ def page_languages(request):
                 for key in ("home", "projects", "articles", "tags", "feed", "search")
             },
         }
-        if StackTranslation.objects.filter(language=current.code).exists():
+        from .languages import stack_codes
+
+        if current.code in stack_codes():
             context["links"]["stack"] = reverse("pages:lang-stack", kwargs=here)
     return context
 

@@ -41,13 +41,10 @@ def language_or_404(code):
     return found
 
 
-language_codes = languages.other_codes  # every language but the default
-
-
 def language_params():
     """django-distill's parameters: every language but the default (a generator: an empty list
     would be read as a route without parameters)."""
-    yield from language_codes()
+    yield from languages.other_codes()
 
 
 def home(request, lang):
@@ -72,7 +69,7 @@ def all_translated_lists():
     tags shows a slice of them."""
     return {
         (kind, code): languages.translated_items(kind, code)
-        for code in language_codes()
+        for code in languages.other_codes()
         for kind in ("projects", "articles")
     }
 
@@ -114,10 +111,17 @@ def later_list_pages(kind):
     (language, page number), as views.later_pages numbers the default's."""
 
     def params():
-        for code in language_codes():
+        for code in languages.other_codes():
             yield from ((code, number) for number in views.later_pages(translated_list(kind, code)))
 
     return params
+
+
+def translated_or_404(kind, original, lang):
+    """`original` (of `kind`) as its published translation into `lang` shows it; 404 without one."""
+    translations = Translation.objects.published()
+    translation = get_object_or_404(translations, kind=kind, slug=original.slug, language=lang)
+    return languages.translated(original, translation)
 
 
 class Translated:
@@ -127,11 +131,7 @@ class Translated:
 
     def get_object(self, queryset=None):
         language_or_404(self.kwargs["lang"])
-        original = super().get_object(queryset)
-        translation = get_object_or_404(
-            Translation.objects.published(), kind=self.kind, slug=original.slug, language=self.kwargs["lang"]
-        )
-        return languages.translated(original, translation)
+        return translated_or_404(self.kind, super().get_object(queryset), self.kwargs["lang"])
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -169,11 +169,7 @@ class TranslatedTwin:
 
     def get(self, request, lang, slug):
         language_or_404(lang)
-        original = get_object_or_404(self.get_queryset(), slug=slug)
-        translation = get_object_or_404(
-            Translation.objects.published(), kind=self.kind, slug=slug, language=lang
-        )
-        item = languages.translated(original, translation)
+        item = translated_or_404(self.kind, get_object_or_404(self.get_queryset(), slug=slug), lang)
         base_url = Site.load().base_url
         if self.kind == "pages":
             return HttpResponse(twins.page_markdown(item, base_url), content_type=twins.MARKDOWN)
@@ -210,10 +206,9 @@ class TranslatedCard:
     def get(self, request, lang, slug):
         language = language_or_404(lang)
         original = self.get_queryset().filter(slug=slug).first()
-        translation = Translation.objects.published().filter(kind=self.kind, slug=slug, language=lang).first()
-        if original is None or translation is None or cards.has_own_image(original):
+        if original is None or cards.has_own_image(original):
             raise Http404("No such card")
-        item = languages.translated(original, translation)
+        item = translated_or_404(self.kind, original, lang)
         site_name = language.title or Site.load().title
         return HttpResponse(cards.drawn(item.title, site_name, self.line(item)), content_type="image/png")
 
@@ -232,13 +227,9 @@ def card_slugs(kind):
     model = languages.ORIGINALS[kind]
 
     def slugs():
-        with_image = {
-            slug
-            for slug, image in model.objects.values_list("slug", "image")
-            if image and image.get("raster")
-        }
+        without_image = set(cards.without_image(model.objects.all()))
         for lang, slug in translated_slugs(kind)():
-            if slug not in with_image:
+            if slug in without_image:
                 yield lang, slug
 
     return slugs
@@ -276,7 +267,7 @@ class LanguageTag(NamedTuple):
 
 @Site.build_cached
 def all_language_tags():
-    return {code: language_tags(code) for code in language_codes()}
+    return {code: language_tags(code) for code in languages.other_codes()}
 
 
 def language_tags(code):
@@ -378,9 +369,15 @@ def stack(request, lang):
     return render(request, "pages/stack.html", {"stack": shown})
 
 
+@Site.build_cached  # every page of another language asks, for its header's Stack link
+def stack_codes():
+    """{code} of the languages with a stack.<lang>.yaml."""
+    return set(StackTranslation.objects.values_list("language", flat=True))
+
+
 def stack_languages():
     """django-distill's parameters: the languages with a stack.<lang>.yaml."""
-    yield from (code for code in language_codes() if StackTranslation.objects.filter(language=code).exists())
+    yield from (code for code in languages.other_codes() if code in stack_codes())
 
 
 def search(request, lang):
@@ -442,7 +439,7 @@ def translated_slugs(kind):
     """django-distill's parameters of a kind's translated pages: (language, slug)."""
 
     def slugs():
-        rows = Translation.objects.published().filter(kind=kind, language__in=language_codes())
+        rows = Translation.objects.published().filter(kind=kind, language__in=languages.other_codes())
         yield from rows.order_by("language", "slug").values_list("language", "slug")
 
     return slugs

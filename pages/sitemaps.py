@@ -16,11 +16,11 @@ from django.utils.functional import cached_property
 from django.utils.translation import get_language
 
 from pages import series, tags
-from pages.languages import all_language_tags, has_page
+from pages.languages import all_language_tags, has_page, stack_codes
 from pages.plain_text import xml_text
 from pages.views import later_article_pages, later_project_pages, page_numbers
 from portfolio.content import languages as site_languages
-from portfolio.content.models import Article, Page, Project, Site, Stack, StackTranslation, Tagging
+from portfolio.content.models import Article, Page, Project, Site, Stack, Tagging
 
 # The contact app owns the page; it is a human page all the same.
 CONTACT_PATH = "/contact"
@@ -114,8 +114,7 @@ class PageSitemap(BaseUrlSitemap):
 
     def get_languages_for_item(self, item):
         if item == "stack":
-            stacks = set(StackTranslation.objects.values_list("language", flat=True))
-            return [code for code in self.languages if code == self.languages[0] or code in stacks]
+            return [code for code in self.languages if code == self.languages[0] or code in stack_codes()]
         if isinstance(item, tuple):  # a list's later page: in each language whose list is as long
             listed, number = item[0].removesuffix("-page"), int(item[1])
             return [lang.code for lang in self.site_languages if has_page(listed, lang, number)]

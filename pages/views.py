@@ -319,13 +319,14 @@ def llms_translations():
     llms.txt: each translated project, article and page (none with one language)."""
     from portfolio.content.languages import item_address, languages, translated_items
 
+    default, *others = languages()
     return [
         (lang, [
-            (item, item_address(kind, item.slug, languages()[0].code))
+            (item, item_address(kind, item.slug, default.code))
             for kind in ("projects", "articles", "pages")
             for item in translated_items(kind, lang.code)
         ])
-        for lang in languages()[1:]
+        for lang in others
     ]  # fmt: skip
 
 
