@@ -46,11 +46,11 @@ def after_commit(message):
 
 
 def hand_over(pk):
-    """Queue message `pk` for this process's thread; False when the queue is full (it stays owed)."""
-    if courier().take(pk):
-        return True
-    logger.warning("Contact message %s stored; %s wait already: left to the retry command", pk, QUEUE_SIZE)
-    return False
+    """Queue message `pk` for this process's thread; past QUEUE_SIZE it stays owed (logged)."""
+    if not courier().take(pk):
+        logger.warning(
+            "Contact message %s stored; %s wait already: left to the retry command", pk, QUEUE_SIZE
+        )
 
 
 def drain(timeout):

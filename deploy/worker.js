@@ -54,8 +54,10 @@ export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     const method = request.method;
-    const known = MARKDOWN_PAGE_PATH.test(url.pathname);
-    if ((method !== "GET" && method !== "HEAD") || !(known || STANDALONE_PAGE_PATH.test(url.pathname))) {
+    // A list or an item: it has a markdown form whatever the build wrote (a standalone page, only
+    // where the build wrote one).
+    const alwaysForm = MARKDOWN_PAGE_PATH.test(url.pathname);
+    if ((method !== "GET" && method !== "HEAD") || !(alwaysForm || STANDALONE_PAGE_PATH.test(url.pathname))) {
       return env.ASSETS.fetch(request);
     }
     const form = new URL(url);
@@ -63,8 +65,8 @@ export default {
     if (prefersMarkdown(request.headers.get("Accept"))) {
       const markdown = await env.ASSETS.fetch(new Request(form, request));
       if (markdown.status === 200 || markdown.status === 304) return varying(markdown);
-      if (!known) return env.ASSETS.fetch(request);
-    } else if (!known) {
+      if (!alwaysForm) return env.ASSETS.fetch(request);
+    } else if (!alwaysForm) {
       // Whether the build wrote this page a markdown form, which its answer then varies with.
       const written = await env.ASSETS.fetch(new Request(form, { method: "HEAD" }));
       if (written.status !== 200) return env.ASSETS.fetch(request);

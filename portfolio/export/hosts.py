@@ -27,7 +27,7 @@ import re
 from urllib.parse import unquote
 
 from pages.negotiation import CATALOG_LINK
-from pages.security import article_policy, content_security_policy, security_headers
+from pages.security import ARTICLE_PAGE, article_policy, content_security_policy, security_headers
 
 # (source, destination) of 200 rewrites, in order: the topmost matching rule wins.
 REWRITES = [
@@ -134,11 +134,10 @@ NOT_ARTICLES = ["/", "/:page", "/:a/:b/:c", "/:a/:b/:c/*", "/projects/*", "/tags
 def security_rules():
     """The rules of the security headers: `/*` alone, or, when the articles' pages have a policy
     of their own (comments), `/*` with it and the site's policy on every other path."""
-    articles = article_policy()
-    if articles is None:
+    if article_policy() is None:
         return [("/*", security_headers())]
     site = f"Content-Security-Policy: {content_security_policy()}"
-    everywhere = [f"Content-Security-Policy: {articles}", *security_headers()[1:]]
+    everywhere = security_headers("/articles/:slug")  # an article's page's (ARTICLE_PAGE)
     return [("/*", everywhere), *((pattern, [site]) for pattern in NOT_ARTICLES)]
 
 
@@ -173,8 +172,8 @@ def nginx_redirects(moves):
     as Cloudflare and Netlify keep it."""
     lines = ["# The site's Content-Security-Policy, written by the build (as in _headers)."]
     lines += [f'set $portfolio_csp "{content_security_policy()}";']
-    if article_policy():  # comments: the articles' pages have their own
-        lines += [f'if ($uri ~ "^/articles/[^/]+$") {{ set $portfolio_csp "{article_policy()}"; }}']
+    if articles := article_policy():  # comments: the articles' pages have their own
+        lines += [f'if ($uri ~ "{ARTICLE_PAGE.pattern}") {{ set $portfolio_csp "{articles}"; }}']
     lines += ["# Old addresses of renamed items (front matter `aliases`), written by the build."]
     lines += [f"location = {nginx_location(old)} {{ return 301 {new}$is_args$args; }}" for old, new in moves]
     return "\n".join(lines) + "\n"

@@ -345,7 +345,7 @@ def drafts_key(state):
 
 
 def plan(state):
-    """Fill in `build`'s targets, their keys, and which of them to render: those whose file the
+    """Fill in `state`'s targets, their keys, and which of them to render: those whose file the
     previous build's output cannot stand for."""
     state.targets = targets()
     duplicates = [path for path, n in Counter(t.path for t in state.targets).items() if n > 1]

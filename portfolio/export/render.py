@@ -99,7 +99,7 @@ def prepared(run):
 
 
 def render(state):
-    """Render `build.to_render` and the host files into a stage folder beside the output."""
+    """Render `state.to_render` and the host files into a stage folder beside the output."""
     previous = state.previous.get("files", {})
     # An edit renders a few files: they go into the previous folder afterwards (publish.py).
     # More, and the stage becomes the whole new folder, the carried files linked into it.

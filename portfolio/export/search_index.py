@@ -105,7 +105,7 @@ def bundles(targets):
 
 
 def index(state):
-    """Write the search index of `build` into its stage: carry over the bundles whose pages did
+    """Write the search index of `state` into its stage: carry over the bundles whose pages did
     not change, index the others."""
     previous = state.previous.get("files", {})
     previous_keys = state.previous.get("search", {})

@@ -276,8 +276,8 @@ class StaticHost:
         build wrote one."""
         request_headers = request_headers or {}
         pathname = encoded(canonical(raw_path))
-        known = MARKDOWN_PAGE.match(pathname)
-        if method not in ("GET", "HEAD") or not (known or STANDALONE_PAGE.match(pathname)):
+        always_form = MARKDOWN_PAGE.match(pathname)  # a standalone page's form only where built
+        if method not in ("GET", "HEAD") or not (always_form or STANDALONE_PAGE.match(pathname)):
             return self._answer(method, raw_path, query, request_headers)
         form = markdown_path(pathname)
         if prefers_markdown(request_headers.get("accept")):
@@ -285,9 +285,9 @@ class StaticHost:
             if answer.status in (200, 304):
                 answer.headers.append("Vary", "Accept")
                 return answer
-            if not known:
+            if not always_form:
                 return self._answer(method, raw_path, query, request_headers)
-        elif not known and self._answer("HEAD", form, "", {}).status != 200:
+        elif not always_form and self._answer("HEAD", form, "", {}).status != 200:
             return self._answer(method, raw_path, query, request_headers)
         answer = self._answer(method, raw_path, query, request_headers)
         answer.headers.append("Vary", "Accept")

@@ -97,21 +97,31 @@ def start_nginx(site, background, tmp_path):
 
 def on_workers(site, tmp_path, check):
     """check(base) against `wrangler dev` serving `site` as the Workers deploy does
-    (deploy/wrangler.json, deploy/worker.js). A cold first start of the Workers runtime has been
-    seen to time out, so a second start is tried."""
-    if not WRANGLER.exists():
-        missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
+    (deploy/wrangler.json, deploy/worker.js)."""
     config = json.loads((settings.BASE_DIR / "deploy" / "wrangler.json").read_text())
     config.pop("$schema")
     config["main"] = str(settings.BASE_DIR / "deploy" / "worker.js")
     config["assets"]["directory"] = str(site)
     (tmp_path / "wrangler.json").write_text(json.dumps(config))
-    args = [str(WRANGLER), "dev", "-c", str(tmp_path / "wrangler.json"), "--ip", "127.0.0.1",
-            "--port", "{port}", "--inspector-port", str(free_port())]  # fmt: skip
+    on_wrangler(["dev", "-c", str(tmp_path / "wrangler.json")], tmp_path, check)
+
+
+def on_pages(site, tmp_path, check):
+    """check(base) against `wrangler pages dev` serving `site` as Cloudflare Pages does."""
+    on_wrangler(["pages", "dev", str(site), "--compatibility-date", "2026-04-01"], tmp_path, check)
+
+
+def on_wrangler(command, cwd, check):
+    """check(base) against `wrangler <command>` on a free port, started in `cwd` (where wrangler
+    keeps its state, .wrangler/: not in the checkout). A cold first start of the Workers runtime
+    has been seen to time out, so a second start is tried."""
+    if not WRANGLER.exists():
+        missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
+    args = [str(WRANGLER), *command, "--ip", "127.0.0.1", "--port", "{port}"]
+    args += ["--inspector-port", str(free_port())]
     for attempt in (1, 2):
         try:
-            # wrangler keeps its state in .wrangler/ under the working folder: not in the checkout.
-            with server_process(args, WRANGLER_ENV, timeout=WRANGLER_START_GUARD, cwd=tmp_path) as base:
+            with server_process(args, WRANGLER_ENV, timeout=WRANGLER_START_GUARD, cwd=cwd) as base:
                 check(base)
             return
         except RuntimeError:

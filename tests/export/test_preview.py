@@ -16,7 +16,8 @@ from tests.content_builder import MOVED, NOT_MOVED, SITE_URL
 from tests.server import WRANGLER_START_GUARD, fetch, free_port, raw_get, server_process
 from tests.tools import missing_tool
 
-WRANGLER = settings.BASE_DIR / "tests" / "hosts" / "node_modules" / ".bin" / "wrangler"
+from .conftest import WRANGLER, WRANGLER_ENV
+
 UNKNOWN = [
     "/no/such/page", "/projects/no-such-project", "/articles/secret-draft", "/api/v1/articles/secret-draft",
     "/api/v1/articles/secret-draft.json", "/api/v1/", "/api/v1/nope/deeper", "/api/v1/projects/", "/static/",
@@ -71,13 +72,12 @@ def preview(folder, tmp_path):
 def wrangler(site):
     if not WRANGLER.exists():
         missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
-    env = {"WRANGLER_SEND_METRICS": "false", "CLOUDFLARE_CF_FETCH_ENABLED": "false"}
     args = [str(WRANGLER), "pages", "dev", str(site), "--ip", "127.0.0.1", "--port", "{port}",
             "--compatibility-date", "2026-04-01", "--inspector-port", str(free_port())]  # fmt: skip
     for attempt in (1, 2):  # a cold first start of the Workers runtime has been seen to time out
         try:
             # wrangler keeps its state in .wrangler/ under the working folder: not in the checkout.
-            with server_process(args, env, timeout=WRANGLER_START_GUARD, cwd=site.parent) as base:
+            with server_process(args, WRANGLER_ENV, timeout=WRANGLER_START_GUARD, cwd=site.parent) as base:
                 yield base
             return
         except RuntimeError:

@@ -8,10 +8,9 @@ import sys
 import pytest
 
 from tests.content_builder import SERIES, SERIES_SLUG, SITE_URL, write_content
-from tests.server import fetch, free_port, server_process
-from tests.tools import missing_tool
+from tests.server import fetch, server_process
 
-from .conftest import WRANGLER, WRANGLER_ENV, distill_local, on_workers, start_nginx
+from .conftest import distill_local, on_pages, on_workers, start_nginx
 
 MARKDOWN = "text/markdown; charset=utf-8"
 SERIES_PAGE, TAG_PAGE = f"/series/{SERIES_SLUG}", "/tags/python"
@@ -74,27 +73,9 @@ def test_the_preview(series_site, tmp_path):
 
 def test_cloudflare_pages(series_site, tmp_path):
     """Pages serves the files and `_headers`, without markdown by negotiation (docs/hosting.md)."""
-    if not WRANGLER.exists():
-        missing_tool("wrangler is not installed (make test runs npm ci in tests/hosts)")
-    args = [str(WRANGLER), "pages", "dev", str(series_site), "--ip", "127.0.0.1", "--port", "{port}",
-            "--compatibility-date", "2026-04-01", "--inspector-port", str(free_port())]  # fmt: skip
-    run_wrangler(args, tmp_path, series_site, negotiates=False)
+    on_pages(series_site, tmp_path, lambda base: check_series(base, series_site, negotiates=False))
 
 
 def test_cloudflare_workers(series_site, tmp_path):
     """The Workers deploy (deploy/wrangler.json, deploy/worker.js) negotiates, as for the tags."""
     on_workers(series_site, tmp_path, lambda base: check_series(base, series_site, negotiates=True))
-
-
-def run_wrangler(args, cwd, site, *, negotiates):
-    """check_series on wrangler; a cold first start of the Workers runtime has been seen to time
-    out, so a second start is tried (as test_hosts and test_agents do)."""
-    for attempt in (1, 2):
-        try:
-            # wrangler keeps its state in .wrangler/ under the working folder: not in the checkout.
-            with server_process(args, WRANGLER_ENV, timeout=90, cwd=cwd) as base:
-                check_series(base, site, negotiates=negotiates)
-            return
-        except RuntimeError:
-            if attempt == 2:
-                raise
