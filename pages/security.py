@@ -11,8 +11,9 @@ from django.conf import settings
 
 from portfolio.content.models import Site
 
-# An article's page: the only pages that show comments (templates/includes/comments.html).
-ARTICLE_PAGE = re.compile(r"^/articles/[^/]+$")
+# An article's page, or its translation's: the only pages that show comments
+# (templates/includes/comments.html).
+ARTICLE_PAGE = re.compile(r"^(/[a-z]{2,3}(-[a-z0-9]{2,8}){0,2})?/articles/[^/]+$")
 
 
 def origin(url):

@@ -101,7 +101,7 @@ def header_rules(pages=(), languages=()):
     feeds = ["/feed.xml", "/tags/:tag/feed.xml", "/series/:series/feed.xml"]
     feeds += [f"/{code}{feed}" for code in languages for feed in feeds[:2]]
     return [
-        *security_rules(),
+        *security_rules(languages),
         *((pattern, [f"Link: {markdown_link(form)}, {CATALOG_LINK}", REVALIDATE]) for pattern, form in forms),
         *((pattern, page) for pattern in PAGES),
         (MARKDOWN_FILES, ["! Link", "! Cache-Control", *MARKDOWN, f"Link: {CATALOG_LINK}", REVALIDATE]),
@@ -123,22 +123,22 @@ def header_rules(pages=(), languages=()):
 # With comments on, the paths whose pages are not an article's (`/articles/:slug`, its twin too):
 # each gets the site's policy beside `/*`'s, which is the articles'. A browser enforces every
 # policy a response carries (Cloudflare joins the two values with a comma, Netlify sends both),
-# so these get the narrower: the site's. Deeper paths (/articles/page/2, /tags/x/page/2...) are
-# matched by `/:a/:b/:c` and `/:a/:b/:c/*`; a two-segment address under no first segment of the
-# site's (an unknown one, answered with 404.html) keeps the articles' policy, which adds giscus.
-NOT_ARTICLES = ["/", "/:page", "/:a/:b/:c", "/:a/:b/:c/*", "/projects/*", "/tags/*", "/series/*",
-                "/contact/*", "/api/*", "/static/*", "/media/*", "/pagefind/*", "/cards/*",
-                "/.well-known/*"]  # fmt: skip
+# so these get the narrower: the site's. The first five stand under each other language's
+# `/<code>` too: all its pages but its articles (`/fr/articles/:slug`, comments too). An address
+# under no path of the site's (unknown: answered with 404.html) keeps the articles' policy.
+NOT_ARTICLES = ["/", "/:page", "/articles/page/*", "/projects/*", "/tags/*", "/series/*", "/contact/*",
+                "/api/*", "/static/*", "/media/*", "/pagefind/*", "/cards/*", "/.well-known/*"]  # fmt: skip
 
 
-def security_rules():
+def security_rules(languages=()):
     """The rules of the security headers: `/*` alone, or, when the articles' pages have a policy
     of their own (comments), `/*` with it and the site's policy on every other path."""
     if article_policy() is None:
         return [("/*", security_headers())]
     site = f"Content-Security-Policy: {content_security_policy()}"
     everywhere = security_headers("/articles/:slug")  # an article's page's (ARTICLE_PAGE)
-    return [("/*", everywhere), *((pattern, [site]) for pattern in NOT_ARTICLES)]
+    others = [f"/{code}{pattern}" for code in languages for pattern in NOT_ARTICLES[:5]]
+    return [("/*", everywhere), *((pattern, [site]) for pattern in NOT_ARTICLES + others)]
 
 
 # The include of deploy/nginx.conf that holds the moves, written beside `_redirects`.

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from pages.security import ARTICLE_PAGE
 from portfolio.content.importer import import_content
 from portfolio.content.rules import ContentInvalid
 from portfolio.export import hosts
@@ -87,7 +88,8 @@ def test_comments_in_the_hosts_files(imported):
     nginx = hosts.nginx_redirects([])
     assert 'set $portfolio_csp "default-src' in nginx
     assert re.search(
-        r'if \(\$uri ~ "\^/articles/\[\^/\]\+\$"\) \{ set \$portfolio_csp "[^"]*giscus\.app', nginx
+        rf'if \(\$uri ~ "{re.escape(ARTICLE_PAGE.pattern)}"\) \{{ set \$portfolio_csp "[^"]*giscus\.app',
+        nginx,
     )
 
 
@@ -171,3 +173,26 @@ def test_analytics_on_every_page_and_its_origins_alone(imported, client, setting
     [(pattern, headers)] = [rule for rule in hosts.header_rules() if "Content-Security-Policy" in str(rule)]
     assert pattern == "/*" and all(origin in str(headers) for origin in scripts + connects)
     assert all(origin in hosts.nginx_redirects([]) for origin in scripts + connects)
+
+
+def test_comments_on_a_translated_article_too(imported, client):
+    """A translation's article page shows the comments as its original's does, so its policy
+    allows giscus as theirs does: on the authoring server and in every host's files; the
+    language's other pages keep the site's."""
+    from tests.languages.content import add_languages
+
+    add_languages(imported)
+    with_site(imported, GISCUS + "languages:\n  - code: en\n  - code: fr\n  - code: fa\n  - code: ja\n")
+    page = client.get("/fr/articles/first-post")
+    assert 'class="comments"' in page.content.decode() and "giscus.app" in page["Content-Security-Policy"]
+    assert "giscus.app" not in csp(client, "/fr/articles")
+    rules = hosts.header_rules(["/about", "/fr/about"], ["fr", "fa", "ja"])
+    for netlify in (False, True):
+        found = headers_for("/fr/articles/first-post", rules, netlify=netlify)["content-security-policy"]
+        assert len(found) == 1 and "giscus.app" in found[0]
+        for path in ("/fr/", "/fr/articles", "/fr/articles/page/2", "/fr/projects/alpha-one", "/fr/about",
+                     "/fa/tags/x", "/fa/tags/x/page/2", "/ja/feed.xml", "/fr/stack"):  # fmt: skip
+            policies = headers_for(path, rules, netlify=netlify)["content-security-policy"]
+            assert any("giscus.app" not in policy for policy in policies), (path, policies)
+    nginx_if = re.search(r'if \(\$uri ~ "([^"]+)"\)', hosts.nginx_redirects([]))[1]
+    assert re.match(nginx_if, "/fr/articles/first-post") and not re.match(nginx_if, "/fr/projects/alpha-one")
