@@ -9,23 +9,12 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from tests.export.conftest import tree
-
-SITES = Path(__file__).parent / "sites"
-POST = '---\ntitle: "{title}"\ndate: 2020-01-01\n---\n{body}\n'
-
-
-def move(generator, source, dest):
-    """Run the real command; (its report, DEST's files)."""
-    out = io.StringIO()
-    call_command("import_from", generator, str(source), "--into", str(dest), stdout=out, stderr=out)
-    return out.getvalue(), tree(dest)
+from .helpers import POST, SITES, move
 
 
 def failed_move(generator, source, dest):
