@@ -122,17 +122,9 @@ class Context:
             return None, f"it is a draft ({self.drafts[item]}): a link would publish its address"
         return self.to(item) + (f"#{fragment}" if fragment else ""), None
 
-    def item_link(self, target):
-        """The link to the item `target` names, or None."""
-        return self.find(target)[0]
-
     def address(self, address):
         """The item ((kind, slug)) whose old address `address` is, or None."""
         return self.by_address.get(_normal(address))
-
-    def address_link(self, address):
-        item = self.address(address)
-        return self.linked(item)[0] if item else None
 
 
 class Move:
