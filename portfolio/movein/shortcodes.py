@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from .markup import Lines, fenced, lazy_pairs, link_text, substitute_pairs
+from .references import MISSING  # a reference to nothing, its warning given
 
 # A shortcode: its head (`{{< name` or `{{% /name`), then its arguments to the first `>}}` or `%}}`
 # (found by markup.lazy_pairs: linear on a body of heads never closed).
@@ -20,7 +21,6 @@ CLOSINGS = re.compile(r"\{\{[<%]\s*/\s*(?P<name>[\w./-]+)\s*[>%]\}\}")
 ARGUMENT = re.compile(
     r"""(?:(?P<key>[\w-]+)\s*=\s*)?(?P<value>"(?:[^"\\]|\\.)*"|`[^`]*`|'[^']*'|[^\s"'`]+)"""
 )
-MISSING = "\x01missing\x01"  # convert.MISSING: a reference to nothing, its warning given
 EMBEDS = {
     "youtube": ("https://www.youtube.com/watch?v={id}", "Video on YouTube"),
     "vimeo": ("https://vimeo.com/{id}", "Video on Vimeo"),
