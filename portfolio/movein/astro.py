@@ -39,13 +39,13 @@ class Astro:
     def __init__(self, source):
         self.source = source
         self.skipped = []  # files a link leads out of SOURCE: Skips, reported first
-        self.collection, self.blog, self.pattern = self._posts_collection()
+        routes = _routes(source)
+        self.collection, self.blog, self.pattern = self._posts_collection(routes)
         outside = leads_out(self.blog, source)
         if outside:
             raise NotASite(f"{source}: its {self.blog.relative_to(source)}/ {outside}")
         # AstroPaper's posts: addresses made by its getPath() (folders starting with `_` left out).
         self.astropaper = self.blog == source / "src/data/blog"
-        routes = _routes(source)
         self.route = routes.get(self.collection) or ("/posts/" if self.astropaper or not routes else None)
         if self.route is None:
             self.route = f"/{self.collection}/"
@@ -72,10 +72,10 @@ class Astro:
         self.default_locale = default.lower()  # its path
         self.default_language = self.locales.get(self.default_locale, self.default_locale) or "en"
 
-    def _posts_collection(self):
+    def _posts_collection(self, routes):
         """(name, folder, glob pattern or None) of the posts: the content config's collection named
-        blog, posts or post, else the one a `[...slug].astro` route renders; without a content
-        config, AstroPaper's src/data/blog/ or a legacy src/content/<blog|posts|post>/."""
+        blog, posts or post, else the one a `[...slug].astro` route of `routes` renders; without a
+        content config, AstroPaper's src/data/blog/ or a legacy src/content/<blog|posts|post>/."""
         source = self.source
         config = next((source / name for name in CONTENT_CONFIGS if (source / name).is_file()), None)
         if config is not None and (outside := leads_out(config, source)):
@@ -90,8 +90,7 @@ class Astro:
         found = tsconfig.collections(
             config.read_text(errors="replace"), lambda spec: self._module(config, spec)
         )
-        rendered = _routes(source)
-        name = next((n for n in (*POSTS_NAMES, *rendered) if n in found), None)
+        name = next((n for n in (*POSTS_NAMES, *routes) if n in found), None)
         if name is None:
             names = ", ".join(sorted(found)) or "none"
             raise NotASite(
