@@ -46,9 +46,9 @@ class Astro:
             raise NotASite(f"{source}: its {self.blog.relative_to(source)}/ {outside}")
         # AstroPaper's posts: addresses made by its getPath() (folders starting with `_` left out).
         self.astropaper = self.blog == source / "src/data/blog"
-        self.route = routes.get(self.collection) or ("/posts/" if self.astropaper or not routes else None)
-        if self.route is None:
-            self.route = f"/{self.collection}/"
+        self.route = routes.get(self.collection) or (
+            "/posts/" if self.astropaper or not routes else f"/{self.collection}/"
+        )
         config, astro_config = "", ""
         for name in ("src/config.ts", "src/config.js", "src/consts.ts", "src/consts.js", "astro.config.mjs",
                      "astro.config.ts", "astro.config.js"):  # fmt: skip
@@ -196,19 +196,15 @@ class Astro:
             return [post.address]
         if isinstance(post.fields.get("slug"), str) and post.fields["slug"].strip():
             return [f"{self.route}{post.fields['slug'].strip().strip('/')}/"]
-        folders = post.path.parent.relative_to(self.blog).parts
+        folders, prefix = post.path.parent.relative_to(self.blog).parts, ""
         if locale := self._locale(post.path):  # Astro's i18n routing: the default locale's at
             folders = folders[1:]  # the route, another's under /<its path>/ (prefixDefaultLocale: false)
             prefix = f"/{locale}" if post.language else ""
-            parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
-            return (
-                [prefix + self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
-            )
-        if self.astropaper:
+        elif self.astropaper:
             segments = [_segment(part) for part in folders if not part.startswith("_")]
             return [self.route + "/".join([*segments, _segment(post.path.stem)]) + "/"]
         parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
-        return [self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
+        return [prefix + self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
 
     def local_file(self, post, path):
         """The file a local reference of the post names: `/x.png` is public/x.png, `@/assets/x`
