@@ -194,18 +194,20 @@ class Jekyll:
         if not written:
             return self.default_language
         code = language_code(written)
-        line = self._lang_line(post)
         if code not in self.written:
             listed = ", ".join(sorted(self.written))
             why = f"language {written!r} is none of the config's languages ({listed}): read as the default's"
-            post.warnings.append((line, why))
+            post.warnings.append((self._lang_line(post), why))
             return self.default_language
         if code != written and text_of(post.fields.get("lang")) == written:
-            post.warnings.append((line, f"lang {written!r} is written {code!r} here (lowercase, '-')"))
+            post.warnings.append(
+                (self._lang_line(post), f"lang {written!r} is written {code!r} here (lowercase, '-')")
+            )
         return code
 
     def _lang_line(self, post):
-        """The line of the file's front matter `lang`, or None."""
+        """The line of the file's front matter `lang`, or None (the file read again: asked only
+        for a warning)."""
         head = "\n".join(post.path.read_text(errors="replace").split("\n", post.body_line - 1)[:-1])
         found = LANG_LINE.search(head)
         return head.count("\n", 0, found.start()) + 1 if found else None
