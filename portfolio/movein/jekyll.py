@@ -293,7 +293,7 @@ class Jekyll:
                 continue
             if any(part.startswith(("_", ".")) or part in self.exclude for part in rel.parts[:-1]):
                 continue
-            if rel.name.startswith(("_", ".")) or not path.read_bytes()[:4].startswith(b"---"):
+            if rel.name.startswith(("_", ".")) or not _front_matter_first(path):
                 continue  # Jekyll publishes a page with front matter only (a README stays in the repository)
             parts = rel.with_suffix("").parts
             parts = parts[:-1] if parts[-1] == "index" else parts
@@ -316,6 +316,12 @@ class Jekyll:
                 if page.fields.get("published") is False:
                     page.draft = True
             yield page
+
+
+def _front_matter_first(path):
+    """Whether the file starts with `---` (its first bytes only: read_post reads it whole)."""
+    with path.open("rb") as file:
+        return file.read(3) == b"---"
 
 
 def walk_dirs(source):
