@@ -24,9 +24,9 @@ DESCRIPTION = re.compile(r"""(?:\bdesc\s*:|\bSITE_DESCRIPTION\s*=)\s*(["'`])(?P<
 AUTHOR = re.compile(r"""\bauthor\s*:\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 URL = re.compile(r"""\b(?:site|website)\s*:\s*(["'`])(?P<value>https?://[^"'`\s]+)\1""")
 
-
-# How much of each config file the title, description, author and address are looked for in.
-CONFIG_MAX = 1_000_000
+# How much of each config file the title, description, author and address are looked for in (as
+# much as tsconfig.py reads of a content config).
+CONFIG_MAX = tsconfig.CONFIG_MAX
 
 
 class Astro:
