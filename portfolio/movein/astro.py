@@ -24,9 +24,9 @@ DESCRIPTION = re.compile(r"""(?:\bdesc\s*:|\bSITE_DESCRIPTION\s*=)\s*(["'`])(?P<
 AUTHOR = re.compile(r"""\bauthor\s*:\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 URL = re.compile(r"""\b(?:site|website)\s*:\s*(["'`])(?P<value>https?://[^"'`\s]+)\1""")
 
-
-# How much of each config file the title, description, author and address are looked for in.
-CONFIG_MAX = 1_000_000
+# How much of each config file the title, description, author and address are looked for in (as
+# much as tsconfig.py reads of a content config).
+CONFIG_MAX = tsconfig.CONFIG_MAX
 
 
 class Astro:
@@ -39,16 +39,16 @@ class Astro:
     def __init__(self, source):
         self.source = source
         self.skipped = []  # files a link leads out of SOURCE: Skips, reported first
-        self.collection, self.blog, self.pattern = self._posts_collection()
+        routes = _routes(source)
+        self.collection, self.blog, self.pattern = self._posts_collection(routes)
         outside = leads_out(self.blog, source)
         if outside:
             raise NotASite(f"{source}: its {self.blog.relative_to(source)}/ {outside}")
         # AstroPaper's posts: addresses made by its getPath() (folders starting with `_` left out).
         self.astropaper = self.blog == source / "src/data/blog"
-        routes = _routes(source)
-        self.route = routes.get(self.collection) or ("/posts/" if self.astropaper or not routes else None)
-        if self.route is None:
-            self.route = f"/{self.collection}/"
+        self.route = routes.get(self.collection) or (
+            "/posts/" if self.astropaper or not routes else f"/{self.collection}/"
+        )
         config, astro_config = "", ""
         for name in ("src/config.ts", "src/config.js", "src/consts.ts", "src/consts.js", "astro.config.mjs",
                      "astro.config.ts", "astro.config.js"):  # fmt: skip
@@ -72,10 +72,10 @@ class Astro:
         self.default_locale = default.lower()  # its path
         self.default_language = self.locales.get(self.default_locale, self.default_locale) or "en"
 
-    def _posts_collection(self):
+    def _posts_collection(self, routes):
         """(name, folder, glob pattern or None) of the posts: the content config's collection named
-        blog, posts or post, else the one a `[...slug].astro` route renders; without a content
-        config, AstroPaper's src/data/blog/ or a legacy src/content/<blog|posts|post>/."""
+        blog, posts or post, else the one a `[...slug].astro` route of `routes` renders; without a
+        content config, AstroPaper's src/data/blog/ or a legacy src/content/<blog|posts|post>/."""
         source = self.source
         config = next((source / name for name in CONTENT_CONFIGS if (source / name).is_file()), None)
         if config is not None and (outside := leads_out(config, source)):
@@ -90,8 +90,7 @@ class Astro:
         found = tsconfig.collections(
             config.read_text(errors="replace"), lambda spec: self._module(config, spec)
         )
-        rendered = _routes(source)
-        name = next((n for n in (*POSTS_NAMES, *rendered) if n in found), None)
+        name = next((n for n in (*POSTS_NAMES, *routes) if n in found), None)
         if name is None:
             names = ", ".join(sorted(found)) or "none"
             raise NotASite(
@@ -197,19 +196,15 @@ class Astro:
             return [post.address]
         if isinstance(post.fields.get("slug"), str) and post.fields["slug"].strip():
             return [f"{self.route}{post.fields['slug'].strip().strip('/')}/"]
-        folders = post.path.parent.relative_to(self.blog).parts
+        folders, prefix = post.path.parent.relative_to(self.blog).parts, ""
         if locale := self._locale(post.path):  # Astro's i18n routing: the default locale's at
             folders = folders[1:]  # the route, another's under /<its path>/ (prefixDefaultLocale: false)
             prefix = f"/{locale}" if post.language else ""
-            parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
-            return (
-                [prefix + self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
-            )
-        if self.astropaper:
+        elif self.astropaper:
             segments = [_segment(part) for part in folders if not part.startswith("_")]
             return [self.route + "/".join([*segments, _segment(post.path.stem)]) + "/"]
         parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
-        return [self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
+        return [prefix + self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
 
     def local_file(self, post, path):
         """The file a local reference of the post names: `/x.png` is public/x.png, `@/assets/x`

@@ -122,17 +122,9 @@ class Context:
             return None, f"it is a draft ({self.drafts[item]}): a link would publish its address"
         return self.to(item) + (f"#{fragment}" if fragment else ""), None
 
-    def item_link(self, target):
-        """The link to the item `target` names, or None."""
-        return self.find(target)[0]
-
     def address(self, address):
         """The item ((kind, slug)) whose old address `address` is, or None."""
         return self.by_address.get(_normal(address))
-
-    def address_link(self, address):
-        item = self.address(address)
-        return self.linked(item)[0] if item else None
 
 
 class Move:
@@ -333,12 +325,8 @@ class Move:
         key = next((k for k in site.date_keys if date_of(fields.get(k))), None)
         if key is None and post.file_date is None:
             post.warn(f"no date: {date}, the file's modification date")
-        _, description = first_of(fields, "description", "summary", "excerpt")
-        description = _oneline(_scalar(description)) or first_paragraph(body) or title
         tags = self._tags(post)
-        lines = ["---", f"title: {_quoted(title)}",
-                 f"description: {_quoted(_clean(description, post, 'description'))}",
-                 f"date: {date.isoformat()}"]  # fmt: skip
+        lines = [*_head(post, title, body), f"date: {date.isoformat()}"]
         if tags:
             lines.append("tags: [" + ", ".join(map(_quoted, tags)) + "]")
         if series := _series(post):  # Hugo's `series` taxonomy (PaperMod): a list, one kept
@@ -348,9 +336,7 @@ class Move:
         image_key, image = self._image(post, slug, media)
         if image:
             lines += [f"image: {image[0]}", f"imageAlt: {_quoted(image[1] or title)}"]
-        if aliases:
-            lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
-        text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
+        text = _file(lines, aliases, body)
         size, limit = len(text.encode()), settings.CONTENT_MAX_FILE_BYTES
         if size > limit:  # it would not build
             message = f"{size:,} bytes is over the limit of {limit:,} bytes per file (CONTENT_MAX_FILE_BYTES)"
@@ -364,10 +350,7 @@ class Move:
         """(the translation file's text, the keys dropped): what it translates (its title,
         description, tags, date, draft, body) and its old addresses; the rest is its original's."""
         fields, kind = post.fields, "pages" if post.kind == "page" else "articles"
-        _, description = first_of(fields, "description", "summary", "excerpt")
-        description = _oneline(_scalar(description)) or first_paragraph(body) or title
-        lines = ["---", f"title: {_quoted(title)}",
-                 f"description: {_quoted(_clean(description, post, 'description'))}"]  # fmt: skip
+        lines = _head(post, title, body)
         if kind == "articles":
             if any(date_of(fields.get(key)) for key in self.site.date_keys):
                 lines.append(f"date: {self._date(post).isoformat()}")
@@ -375,9 +358,7 @@ class Move:
                 lines.append("tags: [" + ", ".join(map(_quoted, tags)) + "]")
         if _draft(post):
             lines.append("draft: true")
-        if aliases:
-            lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
-        text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
+        text = _file(lines, aliases, body)
         rel = f"{kind}/{slug}.{post.language}.md"
         rules.parse_markdown_file(text.encode(), rel, rules.TRANSLATIONS[kind])
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "draft",
@@ -389,18 +370,12 @@ class Move:
 
     def _page(self, post, slug, title, body, aliases):
         """(the page file's text, the keys dropped) of a standalone page."""
-        fields = post.fields
-        _, description = first_of(fields, "description", "summary", "excerpt")
-        description = _oneline(_scalar(description)) or first_paragraph(body) or title
-        lines = ["---", f"title: {_quoted(title)}",
-                 f"description: {_quoted(_clean(description, post, 'description'))}"]  # fmt: skip
+        fields, lines = post.fields, _head(post, title, body)
         if _draft(post):
             lines.append("draft: true")
         if post.nav is not None:
             lines += ["nav: true", f"order: {post.nav}"]
-        if aliases:
-            lines += ["aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
-        text = "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
+        text = _file(lines, aliases, body)
         rules.parse_markdown_file(text.encode(), f"pages/{slug}.md", rules.PAGE)
         mapped = {"title", "description", "summary", "excerpt", "slug", "url", "aliases", "permalink",
                   "redirect_from", "layout", "draft", "menu", "menus", "weight", "lang",
@@ -455,6 +430,25 @@ class Move:
             return key, None
         alt = alt or _scalar(post.fields.get("imageAlt") or post.fields.get("coverAlt"))
         return key, (media.place(slug, file), alt)
+
+
+def _head(post, title, body):
+    """The front matter's first lines, every file's: its title and its description (the post's,
+    else the body's first paragraph, else the title)."""
+    _, description = first_of(post.fields, "description", "summary", "excerpt")
+    description = _oneline(_scalar(description)) or first_paragraph(body) or title
+    return [
+        "---",
+        f"title: {_quoted(title)}",
+        f"description: {_quoted(_clean(description, post, 'description'))}",
+    ]
+
+
+def _file(lines, aliases, body):
+    """A markdown file's text: the front matter's `lines`, then its `aliases`, then the body."""
+    if aliases:
+        lines = [*lines, "aliases:", *(f"  - {_quoted(alias)}" for alias in aliases)]
+    return "\n".join(lines) + "\n---\n" + body.strip("\n") + "\n"
 
 
 def make_slug(text):

@@ -194,18 +194,20 @@ class Jekyll:
         if not written:
             return self.default_language
         code = language_code(written)
-        line = self._lang_line(post)
         if code not in self.written:
             listed = ", ".join(sorted(self.written))
             why = f"language {written!r} is none of the config's languages ({listed}): read as the default's"
-            post.warnings.append((line, why))
+            post.warnings.append((self._lang_line(post), why))
             return self.default_language
         if code != written and text_of(post.fields.get("lang")) == written:
-            post.warnings.append((line, f"lang {written!r} is written {code!r} here (lowercase, '-')"))
+            post.warnings.append(
+                (self._lang_line(post), f"lang {written!r} is written {code!r} here (lowercase, '-')")
+            )
         return code
 
     def _lang_line(self, post):
-        """The line of the file's front matter `lang`, or None."""
+        """The line of the file's front matter `lang`, or None (the file read again: asked only
+        for a warning)."""
         head = "\n".join(post.path.read_text(errors="replace").split("\n", post.body_line - 1)[:-1])
         found = LANG_LINE.search(head)
         return head.count("\n", 0, found.start()) + 1 if found else None
@@ -291,7 +293,7 @@ class Jekyll:
                 continue
             if any(part.startswith(("_", ".")) or part in self.exclude for part in rel.parts[:-1]):
                 continue
-            if rel.name.startswith(("_", ".")) or not path.read_bytes()[:4].startswith(b"---"):
+            if rel.name.startswith(("_", ".")) or not _front_matter_first(path):
                 continue  # Jekyll publishes a page with front matter only (a README stays in the repository)
             parts = rel.with_suffix("").parts
             parts = parts[:-1] if parts[-1] == "index" else parts
@@ -314,6 +316,12 @@ class Jekyll:
                 if page.fields.get("published") is False:
                     page.draft = True
             yield page
+
+
+def _front_matter_first(path):
+    """Whether the file starts with `---` (its first bytes only: read_post reads it whole)."""
+    with path.open("rb") as file:
+        return file.read(3) == b"---"
 
 
 def walk_dirs(source):

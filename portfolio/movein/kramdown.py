@@ -18,8 +18,11 @@ from .markup import FENCE, closes, code_spans, lazy_pairs, outside_code
 # An attribute list: `{:` then neither `:` (an extension, `{::options /}`) nor `/` (the end of one,
 # `{:/comment}`).
 BLOCK = re.compile(r"^ {0,3}\{:(?![:/])(?P<inside>[^}\n]*)\}\s*$")
-INLINE = re.compile(r"\{:(?![:/])[^}\n]*\}")
-EXTENSION = re.compile(r"\{::(?P<name>\w+)[^}\n]*?/\}")
+# An inline attribute list, `{:...}`, and an extension, `{::name .../}`: each pattern takes the
+# text from its opening to the line's first `}` or end, and what does not end as it must (`}`,
+# `/}`) is kept as written. Never searched on from every opening of a line with no `}`: linear.
+INLINE = re.compile(r"\{:(?![:/])[^}\n]*+\}?")
+EXTENSION = re.compile(r"\{::(?P<name>\w++)[^}\n]*+\}?")
 COMMENT = (re.compile(r"\{::comment\}"), re.compile(r"\{:/(?:comment)?\}"))
 TOC_ITEM = re.compile(r"^ {0,3}[*+-] .*$|^ {0,3}1\. .*$")
 CALLOUTS = {"note": "NOTE", "info": "NOTE", "primary": "NOTE", "tip": "TIP", "success": "TIP",
@@ -51,15 +54,23 @@ def convert(post, body, original):
             cursor[0] = at + 1
         post.warn(message, at if at >= 0 else None)
 
+    def attribute_list(found):
+        if not found[0].endswith("}"):
+            return found[0]
+        warn(f"kramdown attribute list {found[0]} has no equivalent here: dropped", found[0])
+        return ""
+
+    def extension(found):
+        if not found[0].endswith("/}"):
+            return found[0]
+        warn(f"kramdown {{::{found['name']}}} dropped", found[0])
+        return ""
+
     def inline(part):  # a line's text outside its code spans
         if "{:" in part:
-            for found in INLINE.findall(part):
-                warn(f"kramdown attribute list {found} has no equivalent here: dropped", found)
-            part = INLINE.sub("", part)
+            part = INLINE.sub(attribute_list, part)
         if "{::" in part:
-            for found in EXTENSION.finditer(part):
-                warn(f"kramdown {{::{found['name']}}} dropped", found[0])
-            part = EXTENSION.sub("", part)
+            part = EXTENSION.sub(extension, part)
         return part
 
     def without_comments(text):  # a run of prose lines less its comments (not those in code spans)

@@ -5,6 +5,7 @@ line (Liquid has no meaning on this site)."""
 import re
 
 from .markup import fenced, substitute_pairs
+from .references import MISSING  # a reference to nothing, its warning given
 
 # Block tags, each an opening and a closing pattern: the text between is found by
 # markup.lazy_pairs(), in linear time (a single `open.*?close` pattern is quadratic on a body of
@@ -18,7 +19,6 @@ HIGHLIGHT = (
 POST_URL = re.compile(r"\{%-?\s*(?P<tag>post_url|link)\s+(?P<target>[^\s%]+)\s*-?%\}")
 SITE_URL = re.compile(r"\{\{-?\s*site\.(?:baseurl|url)\s*-?\}\}")
 FILTERED = re.compile(r"""\{\{-?\s*(["'])(?P<path>[^"']*)\1\s*\|\s*(?:relative_url|absolute_url)\s*-?\}\}""")
-MISSING = "\x01missing\x01"  # convert.MISSING: a reference to nothing, its warning given
 OPENING = re.compile(r"\{[%{]")
 CLOSING = {"{%": "%}", "{{": "}}"}
 

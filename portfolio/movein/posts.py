@@ -1,6 +1,5 @@
 """What every generator's reader produces: the posts found in SOURCE, and the files skipped."""
 
-import bisect
 import datetime
 import re
 from dataclasses import dataclass, field
@@ -11,6 +10,7 @@ from django.conf import settings
 from portfolio.content import files, rules
 
 from . import frontmatter
+from .markup import Lines
 
 # Folders no generator reads posts from: build output, dependencies, version control.
 IGNORED_DIRS = {".git", "node_modules", "_site", "public", "resources", "vendor", ".jekyll-cache", "dist"}
@@ -51,11 +51,11 @@ class Post:
         self.warnings.append((line, message))
 
     def line_of(self, at):
-        """How many lines of the body come before character `at` (a search in the newlines' places,
-        found once: a body of 100,000 warnings is not counted 100,000 times)."""
-        if getattr(self, "_newlines", None) is None:
-            self._newlines = [found.start() for found in re.finditer("\n", self.body)]
-        return bisect.bisect_left(self._newlines, at)
+        """How many lines of the body come before character `at` (markup.Lines: the newlines'
+        places found once, so a body of 100,000 warnings is not counted 100,000 times)."""
+        if getattr(self, "_lines", None) is None:
+            self._lines = Lines(self.body)
+        return self._lines.line(at)
 
 
 @dataclass

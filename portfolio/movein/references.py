@@ -12,7 +12,9 @@ from portfolio.content.aliases import shadowed
 from .markup import outside_code
 from .posts import MARKDOWN_SUFFIXES
 
-MISSING = "\x01missing\x01"  # convert.MISSING: a reference to nothing, its warning given
+# What a reference to nothing (a ref, a post_url) is replaced with by shortcodes.py and liquid.py,
+# its warning given: a link to it keeps only its text here, and convert.py removes any other.
+MISSING = "\x01missing\x01"
 
 TITLE = r"""(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?"""
 TEXT = r"[^\[\]\n]*(?:\[[^\[\]\n]*\][^\[\]\n]*)*"

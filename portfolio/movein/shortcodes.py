@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from .markup import Lines, fenced, lazy_pairs, link_text, substitute_pairs
+from .references import MISSING  # a reference to nothing, its warning given
 
 # A shortcode: its head (`{{< name` or `{{% /name`), then its arguments to the first `>}}` or `%}}`
 # (found by markup.lazy_pairs: linear on a body of heads never closed).
@@ -20,7 +21,6 @@ CLOSINGS = re.compile(r"\{\{[<%]\s*/\s*(?P<name>[\w./-]+)\s*[>%]\}\}")
 ARGUMENT = re.compile(
     r"""(?:(?P<key>[\w-]+)\s*=\s*)?(?P<value>"(?:[^"\\]|\\.)*"|`[^`]*`|'[^']*'|[^\s"'`]+)"""
 )
-MISSING = "\x01missing\x01"  # convert.MISSING: a reference to nothing, its warning given
 EMBEDS = {
     "youtube": ("https://www.youtube.com/watch?v={id}", "Video on YouTube"),
     "vimeo": ("https://vimeo.com/{id}", "Video on Vimeo"),
@@ -52,14 +52,14 @@ def convert(post, body, context):
         escaped.append("{{" + opening[1] + inside + closing[1] + "}}")
         return f"\x00{len(escaped) - 1}\x00"
 
-    body_ = substitute_pairs(body, *ESCAPED, keep)
-    original = Original(body, body_)
-    closings = Closings(body_)
+    masked = substitute_pairs(body, *ESCAPED, keep)  # the body, each escaped shortcode a placeholder
+    original = Original(body, masked)
+    closings = Closings(masked)
     out, position = [], 0
-    for match in shortcodes(body_):
+    for match in shortcodes(masked):
         if match.start() < position:
             continue  # inside a highlight's code or an inline shortcode's template
-        out.append(body_[position : match.start()])
+        out.append(masked[position : match.start()])
         position = match.end()
         name = match["name"].lower()
         positional, named = arguments(match["args"])
@@ -72,7 +72,7 @@ def convert(post, body, context):
                 post.warn("{{< highlight >}} without its {{< /highlight >}}: kept as written", at)
                 replacement = None
             else:
-                code = _restore(body_[position : closing.start()], escaped)
+                code = _restore(masked[position : closing.start()], escaped)
                 replacement = _block(out, fenced(code, positional[0] if positional else ""))
                 position = closing.end()
         elif name.endswith(".inline"):  # a Go template defined in the page: nothing to show here
@@ -100,7 +100,7 @@ def convert(post, body, context):
                 post.warn(f"shortcode {{{{{match['delimiter']} {match['name']} ...}}}} kept as written", at)
             replacement = match[0]
         out.append(replacement)
-    out.append(body_[position:])
+    out.append(masked[position:])
     return _restore("".join(out), escaped)
 
 

@@ -9,23 +9,12 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from tests.export.conftest import tree
-
-SITES = Path(__file__).parent / "sites"
-POST = '---\ntitle: "{title}"\ndate: 2020-01-01\n---\n{body}\n'
-
-
-def move(generator, source, dest):
-    """Run the real command; (its report, DEST's files)."""
-    out = io.StringIO()
-    call_command("import_from", generator, str(source), "--into", str(dest), stdout=out, stderr=out)
-    return out.getvalue(), tree(dest)
+from .helpers import POST, SITES, move
 
 
 def failed_move(generator, source, dest):
@@ -120,14 +109,17 @@ HOSTILE = {
     "inline-shortcodes": "".join(f"{{{{< a{n}.inline >}}}}\n" for n in range(43_000)),
     "liquid": "{% raw %}{% comment %}{% highlight py %}" * 24_000,
     "liquid-tags": "{% x " * 188_000 + "{{ y " * 10,
+    "kramdown-attribute-lists": "{:a " * 240_000,
+    "kramdown-extensions": "{::a " * 190_000,
 }
 
 
 @pytest.mark.parametrize("shape", HOSTILE)
 def test_a_hostile_body_converts_in_linear_time(tmp_path, shape):
     """Every pattern the move applies to a body, on the body that made it (or one like it) take
-    minutes: a 13.5 KB post of `<img src=` took 20 s. Liquid is Jekyll's, the rest Hugo's."""
-    body, generator = HOSTILE[shape], "jekyll" if shape.startswith("liquid") else "hugo"
+    minutes: a 13.5 KB post of `<img src=` took 20 s. Liquid and kramdown are Jekyll's, the rest
+    Hugo's."""
+    body, generator = HOSTILE[shape], "jekyll" if shape.startswith(("liquid", "kramdown")) else "hugo"
     assert 900_000 < len(body) < settings.CONTENT_MAX_FILE_BYTES - 10_000
     source = tmp_path / "site"
     if generator == "hugo":

@@ -3,7 +3,6 @@ documentation gives (front matter, bundles, shortcodes, Liquid, permalinks); the
 
 import io
 import shutil
-from pathlib import Path
 
 import pytest
 import yaml
@@ -14,15 +13,7 @@ from portfolio.content.models import Article
 from tests.content_builder import write_content
 from tests.export.conftest import tree
 
-SITES = Path(__file__).parent / "sites"
-POST = '---\ntitle: "{title}"\ndate: 2020-01-01\n---\n{body}\n'
-
-
-def move(generator, source, dest):
-    """Run the real command; (its report, DEST's files)."""
-    out = io.StringIO()
-    call_command("import_from", generator, str(source), "--into", str(dest), stdout=out, stderr=out)
-    return out.getvalue(), tree(dest)
+from .helpers import POST, SITES, move
 
 
 def article(files, slug):

@@ -63,6 +63,8 @@ def test_a_toc_marker_after_a_longer_list_drops_the_marker_only():
         ("# Heading {#id}\n{: #anchor}\n", "# Heading {#id}\n"),
         ("Text {:.class} here.\n", "Text  here.\n"),
         ('{::options parse_block_html="true" /}\nText.\n', "\nText.\n"),
+        ("a {:x} b {:y\n", "a  b {:y\n"),  # one never closed on its line is text
+        ("a {::x} b {::y /} c\n", "a {::x} b  c\n"),  # an extension ends with `/}`
     ],
 )
 def test_other_attribute_lists_and_extensions_are_dropped_with_a_warning(written, kept):

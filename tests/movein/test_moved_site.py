@@ -11,7 +11,7 @@ from portfolio.content.aliases import spellings
 from tests.export.conftest import distill_local, start_nginx
 from tests.server import fetch, server_process
 
-from .test_import_from import SITES, move
+from .helpers import SITES, move
 
 SITE_URL = "https://moved.example.org"
 

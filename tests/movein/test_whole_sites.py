@@ -10,7 +10,7 @@ import pytest
 from portfolio.content.aliases import spellings
 from tests.export.conftest import distill_local
 
-from .test_import_from import SITES, move
+from .helpers import SITES, move
 
 SITE_URL = "https://moved.example.org"
 WHOLE_SITES = {
