@@ -130,9 +130,12 @@ def test_a_hostile_body_converts_in_linear_time(tmp_path, shape):
         post = source / "_posts/2020-01-01-hostile.md"
     post.write_text(POST.format(title="Hostile", body=body))
     started = time.perf_counter()
+    process = start_move(generator, source, tmp_path / "dest")
     try:  # its own process: a pattern that backtracks is not interrupted by anything in this one
-        done = start_move(generator, source, tmp_path / "dest").communicate(timeout=60)
+        done = process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
+        process.kill()  # not left converting after the test
+        process.communicate()
         pytest.fail(f"{shape}: still converting after 60 s")
     took = time.perf_counter() - started
     assert "hostile.md" in done[0] + done[1]  # converted or failed (this odd a body may break the format)
