@@ -82,6 +82,16 @@ def test_a_translation_in_the_default_language_is_an_error(multilingual):
     assert any("default language" in p for p in problems(multilingual))
 
 
+def test_a_language_code_is_listed_once_and_written_lowercase(multilingual):
+    site = multilingual / "site.yaml"
+    text = site.read_text(encoding="utf-8")
+    site.write_text(text + "  - code: fr\n", encoding="utf-8")
+    assert "site.yaml: languages: fr is listed more than once" in problems(multilingual)
+    site.write_text(text.replace("code: ja", "code: JA"), encoding="utf-8")
+    found = problems(multilingual)
+    assert any(p.startswith("site.yaml: languages[3].code: expected a language code") for p in found)
+
+
 def test_without_languages_a_translation_file_is_an_error(db, tmp_path, settings):
     from tests.content_builder import write_content
 
