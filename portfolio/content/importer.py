@@ -367,16 +367,10 @@ def stored_files(only=None):
             rows = rows.filter(slug__in=[slug_of(rel) for rel in only if rel.startswith(collection + "/")])
         for slug, *state in rows.values_list("slug", *STATE):
             stored[f"{collection}/{slug}.md"] = tuple(state)
-    translations = Translation.objects.all()
-    if only is not None:
-        translations = translations.filter(source_path__in=list(only))
-    for rel, *state in translations.values_list("source_path", *STATE):
-        stored[rel] = tuple(state)
-    stacks = StackTranslation.objects.all()
-    if only is not None:
-        stacks = stacks.filter(source_path__in=list(only))
-    for rel, *state in stacks.values_list("source_path", *STATE):
-        stored[rel] = tuple(state)
+    for model in (Translation, StackTranslation):  # rows that name their file (source_path)
+        rows = model.objects.all() if only is None else model.objects.filter(source_path__in=list(only))
+        for rel, *state in rows.values_list("source_path", *STATE):
+            stored[rel] = tuple(state)
     for name, (model, _) in SINGLETONS.items():
         for state in model.objects.values_list(*STATE) if only is None or name in only else ():
             stored[name] = tuple(state)
