@@ -643,13 +643,12 @@ def translation_problems():
     that exists (every translation, changed or not: site.yaml or the original may have changed)."""
     from .languages import languages
 
-    listed = languages()
-    codes = [lang.code for lang in listed]
+    codes = [lang.code for lang in languages()]
     problems = [
         ContentError("site.yaml", "languages", f"{code} is listed more than once")
         for code in sorted({code for code in codes if codes.count(code) > 1})
     ]
-    others = set(codes[1:]) if len(listed) > 1 else set()
+    others = set(codes[1:])
     originals = {kind: set(MODELS[kind].objects.values_list("slug", flat=True)) for kind in MODELS}
     for rel, kind, slug, language in Translation.objects.values_list(
         "source_path", "kind", "slug", "language"
