@@ -386,10 +386,16 @@ class AliasChecker:
                 problems.append(ContentError(rel, "aliases", message))
         return problems
 
+    @cached_property
+    def stored_paths(self):
+        """[(collection, path, target)] of the stored absolute-path aliases, read once for the
+        checks that ask (path_problems, page_problems): write() changes them only after."""
+        return list(PathAlias.objects.values_list("collection", "path", "target"))
+
     def path_owners(self):
         """{address: [(rel, path)]} of the absolute-path aliases after this import."""
         owners = defaultdict(list)
-        for collection, path, target in PathAlias.objects.values_list("collection", "path", "target"):
+        for collection, path, target in self.stored_paths:
             rel = f"{collection}/{target}.md"
             if rel not in self.changed:
                 owners[alias_path_key(path)].append((rel, path))
