@@ -86,30 +86,34 @@ def find_words():
     return dict(sorted(words.items()))
 
 
-def template_call(name, args):
-    def text(node):
-        return node.value if isinstance(node, nodes.Const) and isinstance(node.value, str) else None
-
+def gettext_call(name, args, text):
+    """The words of a call `name(*args)` of gettext's functions; `text(node)`: a node's literal
+    string, or None."""
     if name in SINGULAR and args and text(args[0]) is not None:
         yield text(args[0]), None
     elif name in PLURAL and len(args) >= 2 and text(args[0]) is not None and text(args[1]) is not None:
         yield text(args[0]), text(args[1])
-    elif name == "script_words":
+
+
+def template_call(name, args):
+    def text(node):
+        return node.value if isinstance(node, nodes.Const) and isinstance(node.value, str) else None
+
+    if name == "script_words":
         for arg in args:
             if text(arg) is not None:
                 yield text(arg), None
             elif isinstance(arg, nodes.Tuple) and len(arg.items) == 2 and None not in map(text, arg.items):
                 yield text(arg.items[0]), text(arg.items[1])
+    else:
+        yield from gettext_call(name, args, text)
 
 
 def python_call(name, args):
     def text(node):
         return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
-    if name in SINGULAR and args and text(args[0]) is not None:
-        yield text(args[0]), None
-    elif name in PLURAL and len(args) >= 2 and text(args[0]) is not None and text(args[1]) is not None:
-        yield text(args[0]), text(args[1])
+    yield from gettext_call(name, args, text)
 
 
 # .po files: the subset this tool writes (no msgctxt), read back the same way.
