@@ -168,12 +168,13 @@ def read_po(path):
 
 def po_text(language, words, translations):
     """The .po file of `language`: `words`, each with its translation in `translations`."""
+    plural_forms = PLURAL_FORMS.get(language, PLURAL_FORMS["en"])
     header = (
         f"Project-Id-Version: portfolio\nLanguage: {language}\nMIME-Version: 1.0\n"
         "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n"
-        f"Plural-Forms: {PLURAL_FORMS.get(language, 'nplurals=2; plural=(n != 1);')}\n"
+        f"Plural-Forms: {plural_forms}\n"
     )
-    nplurals = int(PLURAL_FORMS.get(language, "nplurals=2").split(";")[0].split("=")[1])
+    nplurals = int(plural_forms.split(";")[0].split("=")[1])
     out = [
         "# The site's own words (docs/languages.md). Written by tools/messages.py: edit the",
         "# translations (msgstr), then run it again; an empty msgstr shows the English.",
