@@ -25,10 +25,9 @@ from django.urls import URLResolver, get_resolver
 
 from portfolio.reversing import reverse_slug
 
-from .models import Alias, Article, Page, PathAlias, Project, Site
+from .models import ITEM_MODELS, Alias, Article, Page, PathAlias, Project, Site
 from .rules import ContentError, alias_path_key, alias_path_stored, slug_of
 
-COLLECTIONS = {"projects": Project, "articles": Article, "pages": Page}
 # The routes of an item's addresses, the page's first. A standalone page has no API document.
 ROUTES = {
     "projects": ("pages:project", "pages:project-md", "api:project", "api:project-json"),
@@ -184,7 +183,7 @@ def moved_to(path):
     target = Alias.objects.filter(collection=collection, slug=old).values_list("target", flat=True).first()
     if target is None:
         return None if collection != "pages" else path_moved_to(path)
-    model = COLLECTIONS[collection]
+    model = ITEM_MODELS[collection]
     if model is not Project and not model.objects.published().filter(slug=target).exists():
         return None
     return dict(addresses(collection, old, target)).get(path)
@@ -462,7 +461,7 @@ class AliasChecker:
 
     def slug_problems(self):
         problems = []
-        for collection, model in COLLECTIONS.items():
+        for collection, model in ITEM_MODELS.items():
             owners = defaultdict(list)  # {alias: [rel]} after this import
             for alias, target in Alias.objects.filter(collection=collection).values_list("slug", "target"):
                 rel = f"{collection}/{target}.md"
@@ -506,7 +505,7 @@ class AliasChecker:
 
     def write(self):
         """Replace the stored aliases of every parsed or deleted item (in the transaction)."""
-        for collection in COLLECTIONS:
+        for collection in ITEM_MODELS:
             slugs = sorted(slug_of(rel) for rel in self.changed if rel.startswith(collection + "/"))
             for start in range(0, len(slugs), 500):
                 for model in (Alias, PathAlias):

@@ -26,6 +26,7 @@ from .files import entry_problem, read
 from .markdown import RENDER_VERSION, RenderFailed
 from .media import VARIANT_VERSION, MediaSync, make_variants
 from .models import (
+    ITEM_MODELS,
     Article,
     DailyDriver,
     ImportState,
@@ -43,7 +44,6 @@ from .models import (
 from .rules import ContentError, ContentInvalid, slug_of
 
 SCHEMAS = {"projects": rules.PROJECT, "articles": rules.ARTICLE, "pages": rules.PAGE}
-MODELS = {"projects": Project, "articles": Article, "pages": Page}
 SINGLETONS = {"site.yaml": (Site, rules.SITE), "stack.yaml": (Stack, rules.STACK)}
 # Below this many changed files a process pool costs more than it saves.
 POOL_MIN_FILES = 200
@@ -361,7 +361,7 @@ def parse_all(jobs, pool, progress, resizing, setup):
 def stored_files(only=None):
     """{relative path: (content hash, mtime_ns, size)} of every imported file (of `only`)."""
     stored = {}
-    for collection, model in MODELS.items():
+    for collection, model in ITEM_MODELS.items():
         rows = model.objects.all()
         if only is not None:
             rows = rows.filter(slug__in=[slug_of(rel) for rel in only if rel.startswith(collection + "/")])
@@ -485,10 +485,10 @@ class Writer:
         deleted = [
             rel for rel in deleted if not rules.translation_of(rel) and not rules.stack_translation_of(rel)
         ]
-        self.rows = {collection: [] for collection in MODELS}
+        self.rows = {collection: [] for collection in ITEM_MODELS}
         self.scheduled = []  # ScheduledArticle rows of the articles in self.rows
         self.stats = []
-        for collection in MODELS:  # (a missing site.yaml or stack.yaml is an error)
+        for collection in ITEM_MODELS:  # (a missing site.yaml or stack.yaml is an error)
             self.delete(collection, [slug_of(rel) for rel in deleted if rel.startswith(collection + "/")])
 
     def add(self, found):
@@ -512,7 +512,7 @@ class Writer:
                 },
             )
             return
-        self.rows[collection].append(build_row(MODELS[collection], found))
+        self.rows[collection].append(build_row(ITEM_MODELS[collection], found))
         if found.fields.get("scheduled"):
             self.scheduled.append(ScheduledArticle(slug=slug_of(found.rel), date=found.fields["date"]))
         if len(self.rows[collection]) >= BATCH:
@@ -523,7 +523,7 @@ class Writer:
         self.stats.append(found)
 
     def flush(self):
-        for collection in MODELS:
+        for collection in ITEM_MODELS:
             self.flush_rows(collection)
         rows, self.translations = self.translations, []
         Translation.objects.filter(source_path__in=[row.source_path for row in rows]).delete()
@@ -533,7 +533,7 @@ class Writer:
 
     def flush_rows(self, collection):
         rows, self.rows[collection] = self.rows[collection], []
-        model = MODELS[collection]
+        model = ITEM_MODELS[collection]
         # Replacing a changed row keeps its identity: the slug is the primary key.
         self.delete(collection, [row.slug for row in rows])
         model.objects.bulk_create(rows, batch_size=BATCH)
@@ -547,7 +547,7 @@ class Writer:
     def delete(collection, slugs):
         for start in range(0, len(slugs), BATCH):
             batch = slugs[start : start + BATCH]
-            MODELS[collection].objects.filter(slug__in=batch).delete()
+            ITEM_MODELS[collection].objects.filter(slug__in=batch).delete()
             Tagging.objects.filter(kind=collection, item__in=batch).delete()
             if collection == "articles":
                 ScheduledArticle.objects.filter(slug__in=batch).delete()
@@ -649,7 +649,7 @@ def translation_problems():
         for code in sorted({code for code in codes if codes.count(code) > 1})
     ]
     others = set(codes[1:])
-    originals = {kind: set(MODELS[kind].objects.values_list("slug", flat=True)) for kind in MODELS}
+    originals = {kind: set(ITEM_MODELS[kind].objects.values_list("slug", flat=True)) for kind in ITEM_MODELS}
     for rel, kind, slug, language in Translation.objects.values_list(
         "source_path", "kind", "slug", "language"
     ):
@@ -678,7 +678,7 @@ def rows_of(rel):
         return StackTranslation.objects.filter(source_path=rel)
     if rel in SINGLETONS:
         return SINGLETONS[rel][0].objects.all()
-    return MODELS[rel.split("/")[0]].objects.filter(slug=slug_of(rel))
+    return ITEM_MODELS[rel.split("/")[0]].objects.filter(slug=slug_of(rel))
 
 
 def imported_state(found):

@@ -240,6 +240,10 @@ class Collection(models.TextChoices):
     PAGES = "pages"
 
 
+# The model of each collection: the rows its files (`<collection>/<slug>.md`) are imported as.
+ITEM_MODELS = {"projects": Project, "articles": Article, "pages": Page}
+
+
 class Translation(SourceFile):
     """A project, article or standalone page in another of the site's languages
     (`articles/<slug>.<lang>.md`): what its file writes (title, description, body, tags, date,
