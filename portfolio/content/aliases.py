@@ -26,7 +26,7 @@ from django.urls import URLResolver, get_resolver
 from portfolio.reversing import reverse_slug
 
 from .models import ITEM_MODELS, Alias, Article, Page, PathAlias, Project, Site
-from .rules import ContentError, alias_path_key, alias_path_stored, slug_of
+from .rules import ContentError, alias_path_key, alias_path_stored, slug_of, translation_of
 
 # The routes of an item's addresses, the page's first. A standalone page has no API document.
 ROUTES = {
@@ -353,8 +353,8 @@ class AliasChecker:
         return language_codes()
 
     def parsed(self, found):
-        if not found.rel.endswith(".md"):
-            return
+        if not found.rel.endswith(".md") or translation_of(found.rel):
+            return  # a translation's aliases are its row's: translation_alias_problems checks them
         if found.errors:
             self.changed.add(found.rel)  # its aliases are unknown: its stored ones do not stand
         elif found.fields is not None:

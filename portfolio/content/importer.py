@@ -433,8 +433,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         with closing(parse_all(jobs, pool, progress, resizing, with_media)) as parsed:
             for found in parsed:
                 linked.parsed(found)
-                if not rules.translation_of(found.rel):  # a translation has no aliases of its own yet
-                    renamed.parsed(found)
+                renamed.parsed(found)
                 if found.errors:
                     errors.extend(found.errors)
                 elif errors:
