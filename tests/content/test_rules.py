@@ -37,6 +37,9 @@ CASES = [
     ("github scheme", P, project(github='"ftp://example.org/x"'), "github", "absolute http(s) URI"),
     ("github relative", P, project(github='"github.com/x"'), "github", "absolute http(s) URI"),
     ("tags type", A, article(tags='"python"'), "tags", "expected a list of strings"),
+    # A series' name follows a tag's rules (content-format.md, Series), named as `series`.
+    ("series too long", A, article(series="x" * 501), "series", "expected at most 500 characters; got 501"),
+    ("series reserved", A, article(series="Index"), "series", "would have the address /series/index"),
     # A tag's slug (its page's address) may not be empty, nor too long for a file name.
     ("tag without a slug", A, article(tags='[ok, "!!!"]'), "tags", "item 1: '!!!' has no letter or digit"),
     (
