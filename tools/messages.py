@@ -1,7 +1,7 @@
 """The catalogs of the site's own words (locale/<language>/LC_MESSAGES/django.po and .mo).
 
     .venv/bin/python tools/messages.py            # update every .po from the sources, compile the .mo
-    .venv/bin/python tools/messages.py --check    # exit 1 when a .po or .mo is not up to date
+    .venv/bin/python tools/messages.py --check    # exit 1 when a .po is not up to date
     .venv/bin/python tools/messages.py --add nl   # a new language's catalog (then translate it)
 
 Django's makemessages does not read Jinja2 templates, so this finds the words itself, with the
@@ -208,7 +208,7 @@ def write_po(path, language, words, translations):
 
 
 def compile_po(po, mo):
-    """The .mo bytes of `po`, by GNU msgfmt (checking that each translation keeps its format strings)."""
+    """Compile `po` into `mo` by GNU msgfmt (checking that each translation keeps its format strings)."""
     subprocess.run(["msgfmt", "--check-format", "--check-domain", "-o", str(mo), str(po)], check=True)
 
 
