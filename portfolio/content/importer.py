@@ -648,10 +648,13 @@ def translation_problems():
         for code in sorted({code for code in codes if codes.count(code) > 1})
     ]
     others = set(codes[1:])
-    originals = {kind: set(ITEM_MODELS[kind].objects.values_list("slug", flat=True)) for kind in ITEM_MODELS}
-    for rel, kind, slug, language in Translation.objects.values_list(
-        "source_path", "kind", "slug", "language"
-    ):
+    translations = list(Translation.objects.values_list("source_path", "kind", "slug", "language"))
+    # Every item's slug, read only when there are translations (a site in one language has none).
+    originals = {
+        kind: set(model.objects.values_list("slug", flat=True)) if translations else set()
+        for kind, model in ITEM_MODELS.items()
+    }
+    for rel, kind, slug, language in translations:
         if language not in others:
             if language == codes[0]:
                 message = f"{language} is the site's default language: write it in {kind}/{slug}.md"
@@ -666,7 +669,7 @@ def translation_problems():
         if language not in others:
             message = f"{language} is not one of site.yaml's languages other than the default"
             problems.append(ContentError(rel, "language", message))
-    return problems + aliases.translation_alias_problems(originals)
+    return problems + (aliases.translation_alias_problems(originals) if translations else [])
 
 
 def rows_of(rel):
