@@ -224,7 +224,7 @@ class ArticleCard(TranslatedCard, cards.ArticleCard):
 def card_slugs(kind):
     """django-distill's parameters of a kind's translated cards: (language, slug) of each published
     translation whose original has no image of its own."""
-    model = languages.ORIGINALS[kind]
+    model = languages.ITEM_MODELS[kind]
 
     def slugs():
         without_image = set(cards.without_image(model.objects.all()))

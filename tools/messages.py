@@ -1,7 +1,7 @@
 """The catalogs of the site's own words (locale/<language>/LC_MESSAGES/django.po and .mo).
 
     .venv/bin/python tools/messages.py            # update every .po from the sources, compile the .mo
-    .venv/bin/python tools/messages.py --check    # exit 1 when a .po or .mo is not up to date
+    .venv/bin/python tools/messages.py --check    # exit 1 when a .po is not up to date
     .venv/bin/python tools/messages.py --add nl   # a new language's catalog (then translate it)
 
 Django's makemessages does not read Jinja2 templates, so this finds the words itself, with the
@@ -86,30 +86,34 @@ def find_words():
     return dict(sorted(words.items()))
 
 
-def template_call(name, args):
-    def text(node):
-        return node.value if isinstance(node, nodes.Const) and isinstance(node.value, str) else None
-
+def gettext_call(name, args, text):
+    """The words of a call `name(*args)` of gettext's functions; `text(node)`: a node's literal
+    string, or None."""
     if name in SINGULAR and args and text(args[0]) is not None:
         yield text(args[0]), None
     elif name in PLURAL and len(args) >= 2 and text(args[0]) is not None and text(args[1]) is not None:
         yield text(args[0]), text(args[1])
-    elif name == "script_words":
+
+
+def template_call(name, args):
+    def text(node):
+        return node.value if isinstance(node, nodes.Const) and isinstance(node.value, str) else None
+
+    if name == "script_words":
         for arg in args:
             if text(arg) is not None:
                 yield text(arg), None
             elif isinstance(arg, nodes.Tuple) and len(arg.items) == 2 and None not in map(text, arg.items):
                 yield text(arg.items[0]), text(arg.items[1])
+    else:
+        yield from gettext_call(name, args, text)
 
 
 def python_call(name, args):
     def text(node):
         return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
-    if name in SINGULAR and args and text(args[0]) is not None:
-        yield text(args[0]), None
-    elif name in PLURAL and len(args) >= 2 and text(args[0]) is not None and text(args[1]) is not None:
-        yield text(args[0]), text(args[1])
+    yield from gettext_call(name, args, text)
 
 
 # .po files: the subset this tool writes (no msgctxt), read back the same way.
@@ -164,12 +168,13 @@ def read_po(path):
 
 def po_text(language, words, translations):
     """The .po file of `language`: `words`, each with its translation in `translations`."""
+    plural_forms = PLURAL_FORMS.get(language, PLURAL_FORMS["en"])
     header = (
         f"Project-Id-Version: portfolio\nLanguage: {language}\nMIME-Version: 1.0\n"
         "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n"
-        f"Plural-Forms: {PLURAL_FORMS.get(language, 'nplurals=2; plural=(n != 1);')}\n"
+        f"Plural-Forms: {plural_forms}\n"
     )
-    nplurals = int(PLURAL_FORMS.get(language, "nplurals=2").split(";")[0].split("=")[1])
+    nplurals = int(plural_forms.split(";")[0].split("=")[1])
     out = [
         "# The site's own words (docs/languages.md). Written by tools/messages.py: edit the",
         "# translations (msgstr), then run it again; an empty msgstr shows the English.",
@@ -203,7 +208,7 @@ def write_po(path, language, words, translations):
 
 
 def compile_po(po, mo):
-    """The .mo bytes of `po`, by GNU msgfmt (checking that each translation keeps its format strings)."""
+    """Compile `po` into `mo` by GNU msgfmt (checking that each translation keeps its format strings)."""
     subprocess.run(["msgfmt", "--check-format", "--check-domain", "-o", str(mo), str(po)], check=True)
 
 

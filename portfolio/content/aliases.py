@@ -25,10 +25,9 @@ from django.urls import URLResolver, get_resolver
 
 from portfolio.reversing import reverse_slug
 
-from .models import Alias, Article, Page, PathAlias, Project, Site
-from .rules import ContentError, alias_path_key, alias_path_stored, slug_of
+from .models import ITEM_MODELS, Alias, Article, Page, PathAlias, Project, Site
+from .rules import ContentError, alias_path_key, alias_path_stored, slug_of, translation_of
 
-COLLECTIONS = {"projects": Project, "articles": Article, "pages": Page}
 # The routes of an item's addresses, the page's first. A standalone page has no API document.
 ROUTES = {
     "projects": ("pages:project", "pages:project-md", "api:project", "api:project-json"),
@@ -184,7 +183,7 @@ def moved_to(path):
     target = Alias.objects.filter(collection=collection, slug=old).values_list("target", flat=True).first()
     if target is None:
         return None if collection != "pages" else path_moved_to(path)
-    model = COLLECTIONS[collection]
+    model = ITEM_MODELS[collection]
     if model is not Project and not model.objects.published().filter(slug=target).exists():
         return None
     return dict(addresses(collection, old, target)).get(path)
@@ -354,8 +353,8 @@ class AliasChecker:
         return language_codes()
 
     def parsed(self, found):
-        if not found.rel.endswith(".md"):
-            return
+        if not found.rel.endswith(".md") or translation_of(found.rel):
+            return  # a translation's aliases are its row's: translation_alias_problems checks them
         if found.errors:
             self.changed.add(found.rel)  # its aliases are unknown: its stored ones do not stand
         elif found.fields is not None:
@@ -386,10 +385,16 @@ class AliasChecker:
                 problems.append(ContentError(rel, "aliases", message))
         return problems
 
+    @cached_property
+    def stored_paths(self):
+        """[(collection, path, target)] of the stored absolute-path aliases, read once for the
+        checks that ask (path_problems, page_problems): write() changes them only after."""
+        return list(PathAlias.objects.values_list("collection", "path", "target"))
+
     def path_owners(self):
         """{address: [(rel, path)]} of the absolute-path aliases after this import."""
         owners = defaultdict(list)
-        for collection, path, target in PathAlias.objects.values_list("collection", "path", "target"):
+        for collection, path, target in self.stored_paths:
             rel = f"{collection}/{target}.md"
             if rel not in self.changed:
                 owners[alias_path_key(path)].append((rel, path))
@@ -456,7 +461,7 @@ class AliasChecker:
 
     def slug_problems(self):
         problems = []
-        for collection, model in COLLECTIONS.items():
+        for collection, model in ITEM_MODELS.items():
             owners = defaultdict(list)  # {alias: [rel]} after this import
             for alias, target in Alias.objects.filter(collection=collection).values_list("slug", "target"):
                 rel = f"{collection}/{target}.md"
@@ -500,7 +505,7 @@ class AliasChecker:
 
     def write(self):
         """Replace the stored aliases of every parsed or deleted item (in the transaction)."""
-        for collection in COLLECTIONS:
+        for collection in ITEM_MODELS:
             slugs = sorted(slug_of(rel) for rel in self.changed if rel.startswith(collection + "/"))
             for start in range(0, len(slugs), 500):
                 for model in (Alias, PathAlias):

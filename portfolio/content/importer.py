@@ -26,6 +26,7 @@ from .files import entry_problem, read
 from .markdown import RENDER_VERSION, RenderFailed
 from .media import VARIANT_VERSION, MediaSync, make_variants
 from .models import (
+    ITEM_MODELS,
     Article,
     DailyDriver,
     ImportState,
@@ -43,7 +44,6 @@ from .models import (
 from .rules import ContentError, ContentInvalid, slug_of
 
 SCHEMAS = {"projects": rules.PROJECT, "articles": rules.ARTICLE, "pages": rules.PAGE}
-MODELS = {"projects": Project, "articles": Article, "pages": Page}
 SINGLETONS = {"site.yaml": (Site, rules.SITE), "stack.yaml": (Stack, rules.STACK)}
 # Below this many changed files a process pool costs more than it saves.
 POOL_MIN_FILES = 200
@@ -361,22 +361,16 @@ def parse_all(jobs, pool, progress, resizing, setup):
 def stored_files(only=None):
     """{relative path: (content hash, mtime_ns, size)} of every imported file (of `only`)."""
     stored = {}
-    for collection, model in MODELS.items():
+    for collection, model in ITEM_MODELS.items():
         rows = model.objects.all()
         if only is not None:
             rows = rows.filter(slug__in=[slug_of(rel) for rel in only if rel.startswith(collection + "/")])
         for slug, *state in rows.values_list("slug", *STATE):
             stored[f"{collection}/{slug}.md"] = tuple(state)
-    translations = Translation.objects.all()
-    if only is not None:
-        translations = translations.filter(source_path__in=list(only))
-    for rel, *state in translations.values_list("source_path", *STATE):
-        stored[rel] = tuple(state)
-    stacks = StackTranslation.objects.all()
-    if only is not None:
-        stacks = stacks.filter(source_path__in=list(only))
-    for rel, *state in stacks.values_list("source_path", *STATE):
-        stored[rel] = tuple(state)
+    for model in (Translation, StackTranslation):  # rows that name their file (source_path)
+        rows = model.objects.all() if only is None else model.objects.filter(source_path__in=list(only))
+        for rel, *state in rows.values_list("source_path", *STATE):
+            stored[rel] = tuple(state)
     for name, (model, _) in SINGLETONS.items():
         for state in model.objects.values_list(*STATE) if only is None or name in only else ():
             stored[name] = tuple(state)
@@ -439,8 +433,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         with closing(parse_all(jobs, pool, progress, resizing, with_media)) as parsed:
             for found in parsed:
                 linked.parsed(found)
-                if not rules.translation_of(found.rel):  # a translation has no aliases of its own yet
-                    renamed.parsed(found)
+                renamed.parsed(found)
                 if found.errors:
                     errors.extend(found.errors)
                 elif errors:
@@ -491,10 +484,10 @@ class Writer:
         deleted = [
             rel for rel in deleted if not rules.translation_of(rel) and not rules.stack_translation_of(rel)
         ]
-        self.rows = {collection: [] for collection in MODELS}
+        self.rows = {collection: [] for collection in ITEM_MODELS}
         self.scheduled = []  # ScheduledArticle rows of the articles in self.rows
         self.stats = []
-        for collection in MODELS:  # (a missing site.yaml or stack.yaml is an error)
+        for collection in ITEM_MODELS:  # (a missing site.yaml or stack.yaml is an error)
             self.delete(collection, [slug_of(rel) for rel in deleted if rel.startswith(collection + "/")])
 
     def add(self, found):
@@ -518,7 +511,7 @@ class Writer:
                 },
             )
             return
-        self.rows[collection].append(build_row(MODELS[collection], found))
+        self.rows[collection].append(build_row(ITEM_MODELS[collection], found))
         if found.fields.get("scheduled"):
             self.scheduled.append(ScheduledArticle(slug=slug_of(found.rel), date=found.fields["date"]))
         if len(self.rows[collection]) >= BATCH:
@@ -529,7 +522,7 @@ class Writer:
         self.stats.append(found)
 
     def flush(self):
-        for collection in MODELS:
+        for collection in ITEM_MODELS:
             self.flush_rows(collection)
         rows, self.translations = self.translations, []
         Translation.objects.filter(source_path__in=[row.source_path for row in rows]).delete()
@@ -539,7 +532,7 @@ class Writer:
 
     def flush_rows(self, collection):
         rows, self.rows[collection] = self.rows[collection], []
-        model = MODELS[collection]
+        model = ITEM_MODELS[collection]
         # Replacing a changed row keeps its identity: the slug is the primary key.
         self.delete(collection, [row.slug for row in rows])
         model.objects.bulk_create(rows, batch_size=BATCH)
@@ -553,7 +546,7 @@ class Writer:
     def delete(collection, slugs):
         for start in range(0, len(slugs), BATCH):
             batch = slugs[start : start + BATCH]
-            MODELS[collection].objects.filter(slug__in=batch).delete()
+            ITEM_MODELS[collection].objects.filter(slug__in=batch).delete()
             Tagging.objects.filter(kind=collection, item__in=batch).delete()
             if collection == "articles":
                 ScheduledArticle.objects.filter(slug__in=batch).delete()
@@ -649,17 +642,19 @@ def translation_problems():
     that exists (every translation, changed or not: site.yaml or the original may have changed)."""
     from .languages import languages
 
-    listed = languages()
-    codes = [lang.code for lang in listed]
+    codes = [lang.code for lang in languages()]
     problems = [
         ContentError("site.yaml", "languages", f"{code} is listed more than once")
         for code in sorted({code for code in codes if codes.count(code) > 1})
     ]
-    others = set(codes[1:]) if len(listed) > 1 else set()
-    originals = {kind: set(MODELS[kind].objects.values_list("slug", flat=True)) for kind in MODELS}
-    for rel, kind, slug, language in Translation.objects.values_list(
-        "source_path", "kind", "slug", "language"
-    ):
+    others = set(codes[1:])
+    translations = list(Translation.objects.values_list("source_path", "kind", "slug", "language"))
+    # Every item's slug, read only when there are translations (a site in one language has none).
+    originals = {
+        kind: set(model.objects.values_list("slug", flat=True)) if translations else set()
+        for kind, model in ITEM_MODELS.items()
+    }
+    for rel, kind, slug, language in translations:
         if language not in others:
             if language == codes[0]:
                 message = f"{language} is the site's default language: write it in {kind}/{slug}.md"
@@ -674,7 +669,7 @@ def translation_problems():
         if language not in others:
             message = f"{language} is not one of site.yaml's languages other than the default"
             problems.append(ContentError(rel, "language", message))
-    return problems + aliases.translation_alias_problems(originals)
+    return problems + (aliases.translation_alias_problems(originals) if translations else [])
 
 
 def rows_of(rel):
@@ -685,7 +680,7 @@ def rows_of(rel):
         return StackTranslation.objects.filter(source_path=rel)
     if rel in SINGLETONS:
         return SINGLETONS[rel][0].objects.all()
-    return MODELS[rel.split("/")[0]].objects.filter(slug=slug_of(rel))
+    return ITEM_MODELS[rel.split("/")[0]].objects.filter(slug=slug_of(rel))
 
 
 def imported_state(found):

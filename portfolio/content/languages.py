@@ -15,11 +15,10 @@ from django.conf import settings
 from django.utils.text import capfirst
 from django.utils.translation import get_language_info
 
-from .models import Article, Collection, Page, Project, Site, Stack, StackTranslation, Translation
+from .models import ITEM_MODELS, Collection, Page, Site, Stack, StackTranslation, Translation
 
 # Written right to left: <html dir="rtl">.
 RIGHT_TO_LEFT = {"ar", "fa", "he", "ur"}
-ORIGINALS = {"projects": Project, "articles": Article, "pages": Page}
 
 
 @dataclass(frozen=True)
@@ -182,7 +181,7 @@ def page_address(name, code, **kwargs):
 def translated_items(kind, code, queryset=None):
     """The published items of `kind` translated into `code`, as their translations show them,
     newest first (pages by slug)."""
-    model = ORIGINALS[kind]
+    model = ITEM_MODELS[kind]
     translations = {row.slug: row for row in Translation.objects.published().filter(kind=kind, language=code)}
     if queryset is None:
         queryset = model.objects.published() if hasattr(model.objects, "published") else model.objects.all()

@@ -166,13 +166,7 @@ def prose(body):
         opened, previous = previous, token.type
         if token.type != "inline" or token.level != 1 or not token.map or opened != "paragraph_open":
             continue  # a heading's text, a table's cell
-        parts = []
-        for child in token.children or ():
-            if child.type in headings.TEXT_TOKENS:
-                parts.append(child.content)
-            elif child.type in ("softbreak", "hardbreak"):
-                parts.append(" ")
-        text = " ".join("".join(parts).split())
+        text = " ".join(headings.plain_text(token).split())
         if text:
             yield text
 

@@ -225,7 +225,7 @@ class TranslationQuerySet(models.QuerySet):
         """The only way a public surface reads translations: a translation is published when its
         original is and it is not a draft (or scheduled) itself. A draft translation is nowhere,
         not even among its original's alternates."""
-        return self.filter(draft__in=[False]).filter(
+        return self.filter(draft=False).filter(
             models.Q(kind="projects")
             | models.Q(kind="articles", slug__in=Article.objects.published().values("slug"))
             | models.Q(kind="pages", slug__in=Page.objects.published().values("slug"))
@@ -238,6 +238,10 @@ class Collection(models.TextChoices):
     PROJECTS = "projects"
     ARTICLES = "articles"
     PAGES = "pages"
+
+
+# The model of each collection: the rows its files (`<collection>/<slug>.md`) are imported as.
+ITEM_MODELS = {"projects": Project, "articles": Article, "pages": Page}
 
 
 class Translation(SourceFile):

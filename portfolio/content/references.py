@@ -25,10 +25,8 @@ import hashlib
 import re
 
 from .body_links import IMAGE_HOST
-from .models import Article, Page, Project, Reference, Site
+from .models import ITEM_MODELS, Project, Reference, Site
 from .rules import ContentError, ContentInvalid
-
-COLLECTIONS = {"projects": Project, "articles": Article, "pages": Page}
 
 # --- one file ----------------------------------------------------------------------------------
 
@@ -164,7 +162,7 @@ class ReferenceChecker:
     def item_status(self, targets):
         """{target: True (published), False (draft) or None (no such item)} after this import."""
         status = dict.fromkeys(targets)
-        for collection, model in COLLECTIONS.items():
+        for collection, model in ITEM_MODELS.items():
             slugs = [t.split("/", 1)[1] for t in targets if t.startswith(collection + "/")]
             for start in range(0, len(slugs), 500):
                 rows = model.objects.filter(slug__in=slugs[start : start + 500])

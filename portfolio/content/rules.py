@@ -834,7 +834,7 @@ def parse_markdown_file(raw, path, schema):
         check_image_alt(data, path, errors)
     if "nav" in schema:
         check_nav_order(data, path, errors)
-    if "seriesOrder" in data and "series" not in data:
+    if "seriesOrder" in schema and "seriesOrder" in data and "series" not in data:
         errors.append(ContentError(path, "seriesOrder", "expected only with series; there is no series here"))
     if errors:
         raise ContentInvalid(errors)

@@ -23,12 +23,11 @@ def build_date():
 
 
 def hold(rel, fields):
-    """Mark a parsed article's fields as scheduled when its date is after the build's."""
-    if rules.translation_of(rel):  # a translation dated after the build's: held back as an article is
+    """Mark a parsed article's fields as scheduled when its date is after the build's, and a
+    translation's (of any kind) when it writes a date of its own."""
+    if rel.startswith("articles/") or rules.translation_of(rel):
         if not fields.get("draft") and fields.get("date") and fields["date"] > build_date():
             fields["draft"] = fields["scheduled"] = True
-    elif rel.startswith("articles/") and not fields.get("draft") and fields["date"] > build_date():
-        fields["draft"] = fields["scheduled"] = True
 
 
 def shifted():

@@ -227,3 +227,30 @@ def test_a_draft_s_old_paths_move_once_it_is_published(imported, client):
     import_content(imported, workers=1)
     response = client.get("/drafts/secret?from=feed")
     assert (response.status_code, response["Location"]) == (301, "/articles/secret-draft?from=feed")
+
+
+PAGE = '---\ntitle: "About"\ndescription: "Who."\naliases: [about-me]\n---\nBody.\n'
+
+
+def test_an_old_path_may_not_be_a_pages_earlier_address(imported):
+    """No absolute-path alias is a page's address, old or new (content-format.md, Pages): here
+    an earlier slug's, /about-me."""
+    write_content(imported, {"pages/about.md": PAGE, "articles/two.md": article(aliases='["/about-me/"]')})
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=1)
+    assert [str(e) for e in caught.value.errors] == [
+        "articles/two.md: aliases: '/about-me/' is an earlier address of pages/about.md: "
+        "expected an old address the site does not use"
+    ]
+
+
+def test_a_new_page_may_not_take_an_unchanged_items_old_path(imported):
+    """The page is the file that changed: the error names it, not the item whose alias was there first."""
+    write_content(imported, {"articles/two.md": article(aliases='["/about/"]')})
+    import_content(imported, workers=1)
+    write_content(imported, {"pages/about.md": PAGE})
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=1)
+    assert [str(e) for e in caught.value.errors] == [
+        "pages/about.md: file name: its address is '/about/', an alias of articles/two.md"
+    ]

@@ -37,6 +37,9 @@ CASES = [
     ("github scheme", P, project(github='"ftp://example.org/x"'), "github", "absolute http(s) URI"),
     ("github relative", P, project(github='"github.com/x"'), "github", "absolute http(s) URI"),
     ("tags type", A, article(tags='"python"'), "tags", "expected a list of strings"),
+    # A series' name follows a tag's rules (content-format.md, Series), named as `series`.
+    ("series too long", A, article(series="x" * 501), "series", "expected at most 500 characters; got 501"),
+    ("series reserved", A, article(series="Index"), "series", "would have the address /series/index"),
     # A tag's slug (its page's address) may not be empty, nor too long for a file name.
     ("tag without a slug", A, article(tags='[ok, "!!!"]'), "tags", "item 1: '!!!' has no letter or digit"),
     (
@@ -239,3 +242,22 @@ def test_hidden_and_backup_files_are_ignored(imported):
     )
     result = import_content(imported, workers=1)
     assert not result.changed
+
+
+@pytest.mark.parametrize("rel", ["projects/ordered.md", "pages/ordered.md", "articles/first-post.fr.md"])
+def test_series_order_where_no_series_may_be_is_only_an_unknown_key(imported, rel):
+    """Only an article has a series: elsewhere `seriesOrder` is an unknown key, and nothing
+    asks for a `series` that would be one too."""
+    site = imported / "site.yaml"
+    site.write_text(site.read_text(encoding="utf-8") + "languages:\n  - code: en\n  - code: fr\n")
+    front = {
+        "projects": project(extra="seriesOrder: 1\n"),
+        "pages": '---\ntitle: "P"\ndescription: "D"\nseriesOrder: 1\n---\nBody.\n',
+        "articles": '---\ntitle: "T"\nseriesOrder: 1\n---\nBody.\n',
+    }
+    (imported / rel).parent.mkdir(exist_ok=True)
+    (imported / rel).write_text(front[rel.split("/")[0]], encoding="utf-8")
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(imported, workers=1)
+    errors = [str(error) for error in caught.value.errors if error.path == rel]
+    assert len(errors) == 1 and errors[0].startswith(f"{rel}: seriesOrder: unknown key;"), errors

@@ -82,6 +82,39 @@ def test_a_translation_in_the_default_language_is_an_error(multilingual):
     assert any("default language" in p for p in problems(multilingual))
 
 
+def test_a_language_code_is_listed_once_and_written_lowercase(multilingual):
+    site = multilingual / "site.yaml"
+    text = site.read_text(encoding="utf-8")
+    site.write_text(text + "  - code: fr\n", encoding="utf-8")
+    assert "site.yaml: languages: fr is listed more than once" in problems(multilingual)
+    site.write_text(text.replace("code: ja", "code: JA"), encoding="utf-8")
+    found = problems(multilingual)
+    assert any(p.startswith("site.yaml: languages[3].code: expected a language code") for p in found)
+
+
+@pytest.mark.parametrize(
+    ("rel", "line"),
+    [
+        ("articles/first-post.fr.md", 'image: "alpha/cover.png"'),
+        ("articles/first-post.fr.md", 'series: "Une série"'),
+        ("projects/alpha-one.fr.md", 'github: "https://github.com/example/autre"'),
+        ("pages/about.fr.md", "nav: true"),
+        ("stack.fr.yaml", "theme: dark"),
+    ],
+)
+def test_a_translation_writes_only_what_it_translates(multilingual, rel, line):
+    """The rest is its original's (content-format.md, Languages): a field of the original's in a
+    translation is an unknown key, named with its file."""
+    path = multilingual / rel
+    text = path.read_text(encoding="utf-8")
+    key = line.split(":")[0]
+    if rel.endswith(".md"):
+        path.write_text(text.replace("---\n", f"---\n{line}\n", 1), encoding="utf-8")
+    else:
+        path.write_text(f"{text}{line}\n", encoding="utf-8")
+    assert any(p.startswith(f"{rel}: {key}: unknown key") for p in problems(multilingual))
+
+
 def test_without_languages_a_translation_file_is_an_error(db, tmp_path, settings):
     from tests.content_builder import write_content
 
