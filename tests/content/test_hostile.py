@@ -4,6 +4,7 @@ each gets the importer's named error and leaves the database as it was, or impor
 import os
 import resource
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -102,6 +103,9 @@ def test_a_body_over_its_render_budget_is_a_named_error(imported, monkeypatch):
     write_content(imported, {A: article(body="[a](/b) *c* " * 25_000 + "\n")})
     with pytest.raises(ContentInvalid, match=r"hostile.md: body: took more than 0.1 s of CPU time"):
         import_content(imported, workers=1)
+    # Over, the budget is put away: no timer left running, the handler before it back.
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGPROF) in (signal.SIG_DFL, None)
 
 
 def test_symlinks_loops_and_links_outside_are_named(imported, tmp_path):
