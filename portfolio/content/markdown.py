@@ -24,6 +24,8 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
+from portfolio.interrupts import unreported
+
 from . import body_links, code_blocks, footnotes, headings, math
 
 # Part of importer.IMPORT_VERSION: bump it when the output changes, so that the next import
@@ -193,14 +195,15 @@ def cpu_budget(seconds):
 
     def over(signum, frame):
         # Raised where the signal lands, which may be code that cannot pass it on (a finalizer
-        # run by a garbage collection prints it and goes on): armed again, until it stops the body.
+        # run by a garbage collection loses it): armed again, until it stops the body.
         signal.setitimer(signal.ITIMER_PROF, 0.01)
         raise _OverBudget
 
     previous = signal.signal(signal.SIGPROF, over)
     signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
-        yield
+        with unreported(_OverBudget):
+            yield
     finally:
         while True:  # the re-armed signal may land here too: disarm until it has not
             try:

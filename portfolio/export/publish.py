@@ -12,13 +12,14 @@ import ctypes
 import os
 
 from portfolio.content import schedule
-from portfolio.interrupts import signals_held
+from portfolio.interrupts import raise_if_interrupted, signals_held
 
 from . import manifest, plan
 
 
 def publish(state):
     with signals_held():  # the folder and its manifest change together
+        raise_if_interrupted()
         if state.in_place:
             # The host files too: a redirect page (REDIRECT_PAGES) goes with its alias.
             stale = (

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from portfolio.interrupts import Interrupted, interruptible, signals_held
+from portfolio.interrupts import Interrupted, interruptible, raise_if_interrupted, signals_held
 from portfolio.movein.convert import GENERATORS, Move
 from portfolio.movein.posts import NotASite
 from portfolio.movein.writer import MoveRunning, SiteUnreadable, move_lock, site_files, write
@@ -66,6 +66,7 @@ class Command(BaseCommand):
             files = "file" if count == 1 else "files"
             raise CommandError(f"{count} {files} could not be converted; nothing was written to {dest}")
         with signals_held():  # DEST changes whole or not at all
+            raise_if_interrupted()
             written = write(dest, {**plan.files, **extra}, plan.copies)
             self.written = True
         for note in [*plan.notes, *notes]:  # the old config's, then site.yaml's and stack.yaml's
