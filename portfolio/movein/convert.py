@@ -10,6 +10,7 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
@@ -18,7 +19,7 @@ from django.utils.text import slugify
 
 from portfolio.content import aliases, markdown, rules
 
-from . import frontmatter, references
+from . import anchors, frontmatter, references
 from .astro import Astro
 from .hugo import Hugo
 from .jekyll import Jekyll
@@ -77,7 +78,10 @@ class Context:
         self.by_address = {}  # {old address, normalised: (kind, slug)}
         self.primary = {}  # {source rel: the post's address on the old site}
         self.drafts = {}  # {(kind, slug): source rel} of the drafts
-        self.made = set()  # the links this move wrote (a shortcode's, a Liquid tag's): converted
+        # {link: (kind, slug)}: the links this move wrote (a shortcode's, a Liquid tag's): converted
+        self.made = {}
+        self.sources = {}  # {(kind, slug): source rel} of the originals
+        self.anchors = {}  # {source rel: {old heading id: new}} (anchors.settle) of the bodies converted
         self.from_kind = "article"  # the kind of the item whose body is being converted
 
     def add_names(self, post, slug, content_root):
@@ -90,6 +94,7 @@ class Context:
                 names |= {posixpath.dirname(inside), "/" + posixpath.dirname(inside)}
         for name in names:
             self.by_name.setdefault(name, set()).add((post.kind, slug))
+        self.sources[(post.kind, slug)] = rel
         if _draft(post):
             self.drafts[(post.kind, slug)] = rel
 
@@ -100,7 +105,7 @@ class Context:
             link = f"../pages/{slug}.md"
         else:
             link = f"{slug}.md" if self.from_kind == "article" else f"../articles/{slug}.md"
-        self.made.add(link)
+        self.made[link] = item
         return link
 
     def find(self, target):
@@ -125,6 +130,15 @@ class Context:
     def address(self, address):
         """The item ((kind, slug)) whose old address `address` is, or None."""
         return self.by_address.get(_normal(address))
+
+    def heading_ids(self, rel, path):
+        """{old heading id: new} of what the link `path` in the body of `rel` names: that post's
+        own headings for "" (a link inside the page), the item's for a link this move made to it
+        (its original's: the file the link names); None for anything else."""
+        if not path:
+            return self.anchors.get(rel)
+        item = self.made.get(path)
+        return self.anchors.get(self.sources.get(item)) if item else None
 
 
 class Move:
@@ -163,18 +177,24 @@ class Move:
         translations = [translation for translation, _ in matched]
         posts += translations
         moves = self._addresses(posts, slugs, context)
-        media, hosts, files = Media(self.source, self.dest), set(), {}
+        media, hosts, files, bodies = Media(self.source, self.dest), set(), {}, {}
+        # Every body first: a link to another post's heading needs the id that post's heading
+        # gets (anchors.py), known once its body is converted.
         for done, post in enumerate(posts, 1):
             if progress:
                 progress(done, len(posts))
+            context.from_kind = post.kind
+            bodies[post.rel] = self._body(post, slugs[post.rel], context, media, hosts)
+        moved_ids = any(context.anchors.values())  # a heading's old id: the links to it to point
+        for post in posts:
             folder = "pages" if post.kind == "page" else "articles"
             language = f".{post.language}" if post.language else ""
             outcome = Outcome(post.rel, "converted", f"{folder}/{slugs[post.rel]}{language}.md")
-            context.from_kind = post.kind
+            body = bodies.pop(post.rel)
+            if moved_ids:
+                body = anchors.relink(body, partial(context.heading_ids, post.rel))
             try:
-                text, outcome.dropped = self._article(
-                    post, slugs[post.rel], moves[post.rel], context, media, hosts
-                )
+                text, outcome.dropped = self._article(post, slugs[post.rel], moves[post.rel], body, media)
             except rules.ContentInvalid as exc:  # a bug of the converter's: say so, write nothing
                 outcome.status, outcome.detail = (
                     "failed",
@@ -307,13 +327,19 @@ class Move:
                 moves[post.rel].append(alias)
         return moves
 
-    def _article(self, post, slug, aliases, context, media, hosts):
-        """(the article file's text, the keys dropped) of one post."""
-        fields, site = post.fields, self.site
-        body = site.convert_body(post, post.body, context)
+    def _body(self, post, slug, context, media, hosts):
+        """The post's body converted, its references rewritten, its headings' old ids known
+        (context.anchors) but the links to them not yet pointed at the new ones."""
+        body = self.site.convert_body(post, post.body, context)
         body = outside_code(body, lambda part: EMPTY_CONTENTS.sub("", MORE.sub("", part)))
-        body = Rewriter(site, post, slug, context, media, hosts).body(body)
+        body = Rewriter(self.site, post, slug, context, media, hosts).body(body)
         body = _clean(body.replace(MISSING, ""), post, "body")
+        body, context.anchors[post.rel] = anchors.settle(body)
+        return body
+
+    def _article(self, post, slug, aliases, body, media):
+        """(the article file's text, the keys dropped) of one post, its body converted."""
+        fields, site = post.fields, self.site
         title = self._title(post)
         if not _scalar(fields.get("title")):
             post.warn(f"no title: {title!r}, from the file's name")

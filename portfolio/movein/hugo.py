@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
-from . import shortcodes
+from . import anchors, deflists, shortcodes
 from .frontmatter import read_config
 from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, date_of, leads_out, read_post, text_of, walk
 
@@ -110,6 +110,10 @@ class Hugo:
                 self.language_menus[code] = (entries, found[0][0])
         self.root_menu = self.menu  # every language's that has none of its own
         self.menu = self.language_menus.get(self.default_language, (self.menu, ""))[0]
+        # What Goldmark (Hugo's markdown) reads beyond CommonMark, on unless the config turns it off.
+        goldmark = _dig(config, "markup", "goldmark")
+        self.heading_attributes = _dig(goldmark, "parser", "attribute").get("title", True) is not False
+        self.definition_lists = _dig(goldmark, "extensions").get("definitionlist", True) is not False
 
     def _config(self):
         """The site's configuration, merged as Hugo merges it: config/_default/ (`hugo.*` or
@@ -374,7 +378,17 @@ class Hugo:
         return post.path.parent / path
 
     def convert_body(self, post, body, context):
-        return shortcodes.convert(post, body, context)
+        converted = shortcodes.convert(post, body, context)
+        if self.heading_attributes:  # `## Install it {#install}`
+            converted = anchors.heading_attributes(post, converted, body, anchors.GOLDMARK)
+        return deflists.convert(post, converted, body) if self.definition_lists else converted
+
+
+def _dig(config, *keys):
+    """The table at `keys` of the (lower-cased) config, {} where there is none."""
+    for key in keys:
+        config = config.get(key) if isinstance(config, dict) else None
+    return config if isinstance(config, dict) else {}
 
 
 def _main_menu(config):

@@ -4,16 +4,24 @@ renderer reads CommonMark and GitHub's additions only):
 - a block attribute list on its own line after a paragraph, `{: .notice--info}` (or `.note`,
   `.tip`, `.warning`, `.danger`...), makes that paragraph a GitHub alert (`> [!NOTE]`), which the
   site renders as a callout;
+- a heading's id, `## Install it {#install}` or an attribute list with an id on the line after the
+  heading (or before it, after a blank line), `{: #install}`, is taken out of it and the links to
+  it follow the id the site gives the heading (anchors.py); its other attributes are dropped;
 - `{:toc}` (with the `* TOC` list item it replaces) is dropped: the site makes its own contents;
+- an abbreviation's definition, `*[HTML]: HyperText Markup Language`, is dropped (the word stays
+  as written, without its expansion);
 - any other attribute list (`{: .class}`, `{:#id}`, `{:target="_blank"}` after a link),
   `{::options ... /}` and `{::comment}...{:/comment}` are dropped;
-each with a warning. Fenced code and code spans are never read. One pass over the lines.
+each dropped one with a warning; definition lists are deflists.py's. Code is never read: fenced,
+indented, in a list or a quote (as the site's renderer reads the body), nor code spans. One pass
+over the lines.
 """
 
 import bisect
 import re
 
-from .markup import FENCE, closes, code_spans, lazy_pairs, outside_code
+from . import anchors, deflists
+from .markup import FENCE, closes, code_lines, code_spans, lazy_pairs, outside_code, parse
 
 # An attribute list: `{:` then neither `:` (an extension, `{::options /}`) nor `/` (the end of one,
 # `{:/comment}`).
@@ -25,6 +33,12 @@ INLINE = re.compile(r"\{:(?![:/])[^}\n]*+\}?")
 EXTENSION = re.compile(r"\{::(?P<name>\w++)[^}\n]*+\}?")
 COMMENT = (re.compile(r"\{::comment\}"), re.compile(r"\{:/(?:comment)?\}"))
 TOC_ITEM = re.compile(r"^ {0,3}[*+-] .*$|^ {0,3}1\. .*$")
+# An abbreviation's definition (kramdown's ABBREV_DEFINITION_START), a line of its own.
+ABBREVIATION = re.compile(r"^ {0,3}\*\[(?P<name>[^\]\n]+?)\]:[ \t]*(?P<title>.*?)\s*$")
+# The id an attribute list gives (its ALD_TYPE_ID_OR_CLASS's `#name`).
+IAL_ID = re.compile(r"(?<![^\s])#(?P<id>\w[\w-]*)(?![^\s}])")
+ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+SETEXT_LINE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 CALLOUTS = {"note": "NOTE", "info": "NOTE", "primary": "NOTE", "tip": "TIP", "success": "TIP",
             "important": "IMPORTANT", "warning": "WARNING", "danger": "CAUTION",
             "caution": "CAUTION"}  # fmt: skip
@@ -84,27 +98,65 @@ def convert(post, body, original):
             position = closing.end()
         return "".join(out) + text[position:]
 
-    pieces = []  # (code?, lines): the body's runs of prose lines and of fenced code, in order
-    out, fence = [], None
+    # The renderer's parse, when there is anything to convert: which lines are code (indented,
+    # a fence in a list or a quote), which are headings.
+    convertible = "{:" in body or "*[" in body
+    tokens = parse(body) if convertible or anchors.CANDIDATE.search(body) else None
+    body = anchors.heading_attributes(post, body, original, anchors.KRAMDOWN, tokens)
+    code = code_lines(body, tokens) if convertible else set()
+
+    pieces = []  # (code?, lines): the body's runs of prose lines and of code, in order
+    out, fence, in_code = [], None, False
     paragraph = []  # the indexes in `out` of the paragraph just before, while it runs
-    for line in body.split("\n"):
+    lines = body.split("\n")
+    for number, line in enumerate(lines):
         if fence is not None:
             out.append(line)
             if closes(line, fence):
                 pieces.append((True, out))
                 fence, out = None, []
             continue
+        if number in code:
+            if not in_code:
+                pieces.append((False, out))
+                in_code, paragraph, out = True, [], []
+            out.append(line)
+            continue
+        if in_code:
+            pieces.append((True, out))
+            in_code, out = False, []
         if opening := FENCE.match(line):
             pieces.append((False, out))
             fence, paragraph, out = opening["fence"], [], [line]
             continue
+        if "*[" in line and (abbreviation := ABBREVIATION.match(line)):
+            name, title = abbreviation["name"], abbreviation["title"]
+            warn(f"kramdown abbreviation *[{name}] dropped: {name} stays as written, without its "
+                 f"expansion ({title!r})", line.strip())  # fmt: skip
+            paragraph = []
+            continue
         block = BLOCK.match(line)
         if block:
             inside = block["inside"].strip()
+            ids = [found["id"] for found in IAL_ID.finditer(inside)]
+            heading = _heading_before(out, paragraph) if ids else None
+            following = (  # a heading after it, itself after a blank line or the body's start
+                number + 1 < len(lines) and number + 1 not in code and ATX.match(lines[number + 1])
+                and not (number and lines[number - 1].strip())
+            )  # fmt: skip
             if inside.lower() == "toc":
                 if paragraph and len(paragraph) == 1 and TOC_ITEM.match(out[paragraph[0]]):
                     out.pop()
                 warn("kramdown {:toc} dropped: this site makes its own contents", line.strip())
+            elif ids and (heading is not None or following):
+                if heading is not None:  # the heading before it, else (after a blank line) the one after
+                    out[heading] += anchors.mark(ids[-1])
+                else:
+                    lines[number + 1] += anchors.mark(ids[-1])
+                lost = IAL_ID.sub("", inside).split()
+                if lost:
+                    warn(f"kramdown attribute list {{:{inside}}}: {' '.join(lost)} dropped (the heading "
+                         "keeps its id)", line.strip())  # fmt: skip
             elif (alert := callout(inside)) and paragraph:
                 first = paragraph[0]
                 for index in paragraph:
@@ -120,7 +172,17 @@ def convert(post, body, original):
         else:
             paragraph.append(len(out))
         out.append(outside_code(line, inline) if "{:" in line else line)
-    pieces.append((fence is not None, out))
-    return "\n".join(
-        "\n".join(lines) if code else without_comments("\n".join(lines)) for code, lines in pieces if lines
+    pieces.append((fence is not None or in_code, out))
+    converted = "\n".join(
+        "\n".join(run) if is_code else without_comments("\n".join(run)) for is_code, run in pieces if run
     )
+    return deflists.convert(post, converted, original)
+
+
+def _heading_before(out, paragraph):
+    """The index in `out` of the line of text of the heading `out` ends with, or None."""
+    if out and ATX.match(out[-1]):
+        return len(out) - 1
+    if len(paragraph) >= 2 and paragraph[-1] == len(out) - 1 and SETEXT_LINE.match(out[-1]):
+        return len(out) - 2  # a setext heading: its text's last line, then its underline
+    return None

@@ -3,11 +3,15 @@ parts of a body that are not code."""
 
 import bisect
 import re
+import threading
+
+from portfolio.content import markdown
 
 # A fence opening a code block (CommonMark: up to 3 spaces before it; a backtick fence's info
 # string has no backtick, as "```a``` b" is a code span in a paragraph).
 FENCE = re.compile(r"(?P<indent> {0,3})(?P<fence>`{3,}+(?![^`]*`)|~{3,})")
 BACKTICKS = re.compile(r"`+")
+_local = threading.local()  # parse()'s parser, one per thread
 
 
 def lazy_pairs(text, opening, closing, position=0):
@@ -70,6 +74,47 @@ def outside_code(text, change):
         position = end
     out.append(text[position:])
     return "".join(out)
+
+
+def code_lines(text, tokens=None):
+    """The indexes of the lines of `text` in a code block, fenced or indented, in a list or a
+    quote too, as this site's renderer reads it (`tokens`: its parse of `text`, when made)."""
+    lines = set()
+    for token in parse(text) if tokens is None else tokens:
+        if token.type in ("fence", "code_block") and token.map:
+            lines.update(range(*token.map))
+    return lines
+
+
+def parse(text):
+    """The blocks of `text` as this site's renderer reads them: its tokens, each block's with its
+    lines (`map`), an inline token's with its text as written (`content`) but not read (no
+    `children`, no heading ids: markdown.thread_parser() reads those, at twice the cost)."""
+    md = getattr(_local, "blocks", None)
+    if md is None:
+        md = _local.blocks = markdown.parser()
+        md.core.ruler.enableOnly(["normalize", "block"])
+    return md.parse(text, markdown.new_env(text))
+
+
+def outside_all_code(text, change, code=None):
+    """outside_code(), leaving alone as well the code blocks that only the renderer tells (an
+    indented block, a fence in a list or a quote): `code` is code_lines(text), when known."""
+    code = code_lines(text) if code is None else code
+    if not code:
+        return outside_code(text, change)
+    out, run = [], []
+    for index, line in enumerate(text.split("\n")):
+        if index in code:
+            if run:
+                out.append(outside_code("\n".join(run), change))
+                run = []
+            out.append(line)
+        else:
+            run.append(line)
+    if run:
+        out.append(outside_code("\n".join(run), change))
+    return "\n".join(out)
 
 
 def prose_parts(text):

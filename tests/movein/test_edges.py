@@ -111,6 +111,10 @@ HOSTILE = {
     "liquid-tags": "{% x " * 188_000 + "{{ y " * 10,
     "kramdown-attribute-lists": "{:a " * 240_000,
     "kramdown-extensions": "{::a " * 190_000,
+    "kramdown-heading-ids": "".join(f"## a{n}\n{{: #b{n} .c}}\n" for n in range(40_000)),
+    "kramdown-abbreviations": "*[a]: b\n" * 120_000,
+    "heading-attributes": "".join(f"## a{n} {{#b{n} .c}}\n" for n in range(42_000)),
+    "definition-lists": "Term\n: its definition\n\n" * 42_000,
 }
 
 

@@ -264,3 +264,45 @@ def test_hugo_language_menus_as_far_as_one_header_says_them(tmp_path):
         "languages.fr): the site's header is one for every language, and lists it in fr too"
     ) in report
     assert "content/now.md -> pages/now.md\n           warning: not in the fr menu" in report
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("generator", ["hugo", "jekyll"])
+def test_links_to_a_headings_own_id_follow_it_into_the_rendered_page(generator, tmp_path):
+    # `## On Linux {#linux}`: the id the site renders the heading with, whatever links to it (the
+    # post itself, another post at its old address or through a ref), and the heading's text as
+    # written, no `{#linux}` shown.
+    source = tmp_path / "site"
+    setup = "Start [here](#linux).\n\n## On Linux {#linux}\n\nOne.\n\n## On Linux {#linux-again}\n\nTwo.\n"
+    if generator == "jekyll":
+        (source / "_posts").mkdir(parents=True)
+        (source / "_posts/2020-01-01-setup.md").write_text(POST.format(title="Setup", body=setup))
+        other = (
+            "[Linux](/2020/01/01/setup.html#linux), [again]({% post_url 2020-01-01-setup %}#linux-again), "
+            "[relative](../../../2020/01/01/setup.html#linux), [kept](/2020/01/01/setup.html#nothing)."
+        )
+        (source / "_posts/2020-02-01-other.md").write_text(POST.format(title="Other", body=other))
+    else:
+        (source / "content/posts").mkdir(parents=True)
+        (source / "content/posts/setup.md").write_text(POST.format(title="Setup", body=setup))
+        other = (
+            '[Linux](/posts/setup/#linux), [again]({{< ref "setup#linux-again" >}}), '
+            "[relative](../setup/#linux), [kept](/posts/setup/#nothing)."
+        )
+        (source / "content/posts/other.md").write_text(POST.format(title="Other", body=other))
+    report, files = move(generator, source, tmp_path / "dest")
+    assert "warning:" not in report, report
+    assert article(files, "setup").endswith(
+        "Start [here](#on-linux).\n\n## On Linux\n\nOne.\n\n## On Linux\n\nTwo.\n"
+    )
+    assert article(files, "other").endswith(
+        "[Linux](setup.md#on-linux), [again](setup.md#on-linux_1), [relative](setup.md#on-linux), "
+        "[kept](setup.md#nothing).\n"
+    )
+    import_content(tmp_path / "dest", workers=1)
+    html = Article.objects.get(slug="setup").body_html
+    assert '<h2 id="on-linux">On Linux<a' in html and '<h2 id="on-linux_1">On Linux<a' in html
+    assert '<a href="#on-linux">here</a>' in html
+    other = Article.objects.get(slug="other").body_html
+    assert 'href="/articles/setup#on-linux">Linux' in other
+    assert 'href="/articles/setup#on-linux_1">again' in other

@@ -1,12 +1,15 @@
-"""markup.py, the helpers every body conversion stands on: what is code (fences, code spans) and
-what is prose, code fences that hold any code, link text, and pairs found in linear time."""
+"""markup.py, the helpers every body conversion stands on: what is code (fences, code spans, and
+what only the renderer tells: indented blocks, fences in lists and quotes) and what is prose, code
+fences that hold any code, link text, and pairs found in linear time; anchors.py's headings' ids
+settled and the links to them pointed at the new ones."""
 
 import re
 import time
+from types import SimpleNamespace
 
 import pytest
 
-from portfolio.movein import markup
+from portfolio.movein import anchors, markup
 
 SHOUT = str.upper  # a change anyone can see: every converted part comes out in capitals
 
@@ -103,3 +106,51 @@ def test_a_long_run_of_backticks_is_read_as_a_fence_or_not_in_linear_time():
     start = time.perf_counter()
     assert markup.outside_code("`" * 200_000 + "a`\nx", SHOUT).endswith("\nX")
     assert time.perf_counter() - start < 1
+
+
+def test_code_lines_are_the_renderers_own():
+    # an indented block, a fence in a list item and in a quote: code that no fence at a line's
+    # start tells
+    text = "a\n\n    code\n\n- item\n\n  ```\n  in the item\n  ```\n> ```\n> quoted\n> ```\nb"
+    assert markup.code_lines(text) == {2, 6, 7, 8, 9, 10, 11}
+    assert markup.outside_all_code(text, SHOUT) == (
+        "A\n\n    code\n\n- ITEM\n\n  ```\n  in the item\n  ```\n> ```\n> quoted\n> ```\nB"
+    )
+    assert markup.outside_all_code("a `b` c", SHOUT) == "A `b` C"  # code spans too
+
+
+def test_settle_reads_the_id_the_renderer_gives_each_marked_heading():
+    body = f"# Title{anchors.mark('top')}\n\nSetext{anchors.mark('s')}\n===\n\nText{anchors.mark('lost')}\n"
+    settled, ids = anchors.settle(body)
+    assert settled == "# Title\n\nSetext\n===\n\nText\n"  # no mark left, on a heading or not
+    assert ids == {"top": "title", "s": "setext"}
+    assert anchors.settle("## Same\n") == ("## Same\n", {})
+    assert anchors.settle(f"## Same{anchors.mark('same')}\n") == ("## Same\n", {})  # nothing to point
+
+
+def test_relink_points_the_links_to_old_ids_and_leaves_code_alone():
+    ids = {"": {"old": "new", "été": "summer"}, "other.md": {"far": "away"}}
+    body = (
+        "[a](#old) [b](<#old>) [c](#%C3%A9t%C3%A9) [d](other.md#far) [e](other.md#near) [f](third.md#far)\n"
+        "`[g](#old)`\n\n    [h](#old)\n\n```\n[i](#old)\n```\n[j]: #old\n<a href='#old'>k</a> ![l](#old)\n"
+    )
+    assert anchors.relink(body, ids.get) == (
+        "[a](#new) [b](<#new>) [c](#summer) [d](other.md#away) [e](other.md#near) [f](third.md#far)\n"
+        "`[g](#old)`\n\n    [h](#old)\n\n```\n[i](#old)\n```\n[j]: #new\n<a href='#new'>k</a> ![l](#old)\n"
+    )
+    assert anchors.relink("[a](#old)\n", lambda path: None) == "[a](#old)\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## " + "{.a" * 100_000 + "}x\n",  # blocks never closed as attributes
+        "## x " + "{#a " * 100_000 + "}\n",
+        "## x {" + ".a" * 200_000 + "!}\n",  # one that does not end as one: never split another way
+    ],
+)
+def test_heading_attributes_are_read_in_linear_time(text):
+    post = SimpleNamespace(warn=lambda *args: None)
+    start = time.perf_counter()
+    anchors.heading_attributes(post, text, text, anchors.GOLDMARK)
+    assert time.perf_counter() - start < 3

@@ -1,5 +1,6 @@
 """The readers' parts, one at a time: the Astro content config read as text, dates as JavaScript
-reads them, remark directives, kramdown, Hugo's merged configuration and languages."""
+reads them, remark directives, kramdown, Hugo's merged configuration and languages, and what
+Hugo's Goldmark reads beyond CommonMark (heading attributes, definition lists)."""
 
 import datetime
 import time
@@ -7,8 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from portfolio.movein import directives, kramdown, tsconfig
+from portfolio.movein import anchors, directives, kramdown, tsconfig
 from portfolio.movein.astro import Astro
+from portfolio.movein.convert import Context
 from portfolio.movein.hugo import Hugo
 from portfolio.movein.posts import date_of
 
@@ -172,3 +174,63 @@ def test_hugo_merges_its_configuration_as_hugo_does(tmp_path):
     assert site._language("index.zh-hant-tw") == ("index", "zh-hant-tw")
     assert site._language("index.en") == ("index", None)  # the default language's
     assert site._language("v1.2") == ("v1.2", None)
+
+
+def hugo_body(tmp_path, body, config=""):
+    """(the body as Hugo's reader converts it, its warnings) in a site of that config."""
+    (tmp_path / "content").mkdir(exist_ok=True)
+    (tmp_path / "hugo.toml").write_text(config)
+    post = Warned()
+    return Hugo(tmp_path).convert_body(post, body, Context()), post.warnings
+
+
+@pytest.mark.parametrize(
+    "written, heading, old, warnings",
+    [
+        ("## Install it {#install}", "## Install it", "install", []),
+        ("## Install it {id=\"install\"}", "## Install it", "install", []),
+        ("## Install it{#install}", "## Install it", "install", []),
+        ("## Install it ## {#install}", "## Install it ##", "install", []),  # after the closing #s
+        ("Install it {#install}\n---", "Install it\n---", "install", []),
+        ("## Install it {#install .wide data-x=1}", "## Install it", "install",
+         ["Goldmark heading attributes {#install .wide data-x=1}: .wide, data-x=1 dropped (a heading "
+          "here has only its id)"]),
+        ("## Install it {.wide}", "## Install it", None,
+         ["Goldmark heading attributes {.wide}: .wide dropped (a heading here has only its id)"]),
+    ],
+)  # fmt: skip
+def test_goldmark_heading_attributes(tmp_path, written, heading, old, warnings):
+    converted, warned = hugo_body(tmp_path, written + "\n\n[see](#install)\n")
+    body, ids = anchors.settle(converted)
+    assert body == heading + "\n\n[see](#install)\n"
+    assert ids == ({old: "install-it"} if old else {})
+    assert warned == warnings
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## Install {x}\n",  # no attribute
+        "## Install \\{#install}\n",
+        "## Install {#install} and more\n",
+        "```\n## Install {#install}\n```\n",
+        "Code:\n\n    ## Install {#install}\n",
+    ],
+)
+def test_what_goldmark_read_as_no_attributes_is_left_as_written(tmp_path, text):
+    assert hugo_body(tmp_path, text) == (text, [])
+
+
+def test_goldmark_definition_lists(tmp_path):
+    # Goldmark's by default, read as kramdown's (deflists.py)
+    converted = hugo_body(tmp_path, "Term\n: Definition\n")
+    assert converted == ("<dl>\n<dt>Term</dt>\n<dd>Definition</dd>\n</dl>\n", [])
+
+
+def test_what_the_config_turns_off_goldmark_never_read(tmp_path):
+    config = (
+        "[markup.goldmark.parser.attribute]\ntitle = false\n"
+        "[markup.goldmark.extensions]\ndefinitionList = false\n"
+    )
+    text = "## Install it {#install}\n\nTerm\n: Definition\n"
+    assert hugo_body(tmp_path, text, config) == (text, [])

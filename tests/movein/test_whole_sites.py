@@ -70,7 +70,7 @@ def test_its_about_page_is_a_page(moved):
 
 
 def test_what_each_site_became(moved):
-    name, report, files, _ = moved
+    name, report, files, root = moved
     text = {path: data.decode() for path, data in files.items() if path.endswith(".md")}
     if name == "hugo-theme":
         # The baseURL's path as written (no lower-casing), absolute aliases under it.
@@ -86,6 +86,20 @@ def test_what_each_site_became(moved):
         assert "[the FAQ](../articles/stonecrop-faq.md)" in text["pages/about.md"]
         assert "content/search.md: a page its theme made (layout 'search')" in report
         assert "image: bundle-trip/view.png" in text["articles/bundle-trip.md"]
+        # Goldmark's heading attributes and definition lists: the id the site gives the heading,
+        # which the other post's link to its old address follows, and the HTML list.
+        faq = text["articles/stonecrop-faq.md"]
+        assert "## Updating the theme\n" in faq
+        assert "[updating](stonecrop-faq.md#updating-the-theme)" in math
+        assert "heading attributes {#update .wide}: .wide dropped (a heading here has only its id)" in report
+        assert "<dl>\n<dt>\n\n`extend_head.html`\n\n</dt>\n<dd>Yours: an update never writes it.</dd>" in faq
+        built = (root / "site/articles/stonecrop-faq.html").read_text()
+        assert '<h2 id="updating-the-theme">Updating the theme<a' in built
+        assert "<dt>\n<p><code>extend_head.html</code></p>\n</dt>" in built
+        assert (
+            'href="/articles/stonecrop-faq#updating-the-theme"'
+            in (root / "site/articles/math-typesetting.html").read_text()
+        )
     elif name == "hugo-multilingual":
         # Translations come in beside their originals, with their old addresses under /<lang>/,
         # and site.yaml lists the languages, the config's default first.
@@ -189,6 +203,21 @@ def test_what_each_site_became(moved):
         assert 'description: "A datasheet helps."' in led  # the callout is not its prose
         button = text["articles/reading-a-button.md"]
         assert 'title: "Reading A Button"' in button  # Jekyll's title of an untitled post
-        assert "[LED post](blinking-an-led.md#wiring)" in button
+        # kramdown's header id: the links to it, the post's own and another's, follow the id the
+        # site gives the heading; a definition list is the HTML one; an abbreviation is dropped.
+        assert "## Wiring it up\n" in led and "from [the wiring](#wiring-it-up):" in led
+        assert "[LED post](blinking-an-led.md#wiring-it-up)" in button
+        assert "<dl>\n<dt>Anode</dt>\n<dd>The long leg, to the resistor.</dd>\n<dt>Cathode</dt>" in led
+        assert "*[LED]" not in led and "kramdown abbreviation *[LED] dropped" in report
+        built = (root / "site/articles/blinking-an-led.html").read_text()
+        assert (
+            '<h2 id="wiring-it-up">Wiring it up<a' in built
+            and '<a href="#wiring-it-up">the wiring</a>' in built
+        )
+        assert "<dt>Anode</dt>" in built
+        assert (
+            'href="/articles/blinking-an-led#wiring-it-up"'
+            in (root / "site/articles/reading-a-button.html").read_text()
+        )
         assert "archive.md: a page the old theme's Liquid fills" in report
         assert "index.md: the home page" in report
