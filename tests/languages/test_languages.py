@@ -177,6 +177,28 @@ def test_hreflang_alternates_are_absolute_reciprocal_and_name_x_default(multilin
     ]
 
 
+def test_a_tag_in_another_script_is_linked_once_encoded(multilingual, client):
+    # "méta" in French and Japanese: each version's address percent-encoded once, as reverse()
+    # gives it (a second time, "%25C3%25A9", it is an address nobody answers).
+    path = multilingual / "articles/first-post.ja.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("title:", "tags: [méta]\ntitle:", 1), encoding="utf-8"
+    )
+    import_content(multilingual, workers=1)
+    page = client.get("/fr/tags/m%C3%A9ta").content.decode()
+    expected = [("fr", f"{BASE}/fr/tags/m%C3%A9ta"), ("ja", f"{BASE}/ja/tags/m%C3%A9ta")]
+    assert (
+        alternates(client.get("/ja/tags/m%C3%A9ta"))
+        == alternates(client.get("/fr/tags/m%C3%A9ta"))
+        == expected
+    )
+    switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
+    links = dict((code, href) for href, code in re.findall(r'href="([^"]+)" hreflang="([^"]+)"', switcher))
+    assert links["ja"] == "/ja/tags/m%C3%A9ta" and links["fr"] == "/fr/tags/m%C3%A9ta"
+    for href in [*links.values(), *(address.removeprefix(BASE) for _, address in expected)]:
+        assert client.get(href).status_code == 200, href
+
+
 def test_the_switcher_leads_to_the_same_item_or_that_languages_home(multilingual, client):
     page = client.get("/fr/projects/alpha-one").content.decode()
     switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
