@@ -199,6 +199,22 @@ def test_a_tag_in_another_script_is_linked_once_encoded(multilingual, client):
         assert client.get(href).status_code == 200, href
 
 
+def test_the_header_links_a_pages_translation_in_its_language(multilingual, client):
+    about = multilingual / "pages/about.md"
+    about.write_text(about.read_text().replace("title:", "nav: true\ntitle:", 1))
+    import_content(multilingual, workers=1)
+
+    def nav_links(path):
+        header = re.search(r'<nav aria-label="[^"]+">.*?</nav>', client.get(path).content.decode(), re.S)[0]
+        return re.findall(r'<li><a href="(/[^"]*about)"([^>]*)>([^<]+)</a>', header)
+
+    assert nav_links("/") == [("/about", "", "About")]
+    assert nav_links("/fr/") == [("/fr/about", "", "À propos")]
+    assert nav_links("/fr/about") == [("/fr/about", ' aria-current="page"', "À propos")]
+    # Persian has none: the default's page, marked as English (read left to right).
+    assert nav_links("/fa/") == [("/about", ' lang="en" dir="ltr"', "About")]
+
+
 def test_the_switcher_leads_to_the_same_item_or_that_languages_home(multilingual, client):
     page = client.get("/fr/projects/alpha-one").content.decode()
     switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
