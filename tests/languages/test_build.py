@@ -108,6 +108,14 @@ def test_search_indexes_each_language_and_answers_in_it(multilingual_site):
 
     entry = json.loads((multilingual_site / "pagefind/site/pagefind-entry.json").read_text())
     assert {"en", "fr", "fa", "ja"} <= set(entry["languages"])  # by each page's <html lang>
+    # Every French page the build marks for the index is in French's index (its stack too).
+    marked = [
+        page
+        for page in (multilingual_site / "fr").rglob("*.html")
+        if "data-pagefind-body" in page.read_text()
+    ]
+    assert any(page.name == "stack.html" for page in marked)
+    assert entry["languages"]["fr"]["page_count"] == len(marked)
     search = (multilingual_site / "fr/search.html").read_text()
     assert '<html lang="fr">' in search and 'action="/fr/search"' in search
 
@@ -186,7 +194,9 @@ def test_a_catalog_is_found_where_django_reads_it(settings, tmp_path):
     assert catalog_missing("zh-hant-tw")
     folder = tmp_path / "locale/zh_Hant-tw/LC_MESSAGES"
     folder.mkdir(parents=True)
-    (folder / "django.mo").write_bytes(mo_file({"": "Content-Type: text/plain; charset=UTF-8\n", "Projects": "專案"}))
+    (folder / "django.mo").write_bytes(
+        mo_file({"": "Content-Type: text/plain; charset=UTF-8\n", "Projects": "專案"})
+    )
     assert not catalog_missing("zh-hant-tw")
     with translation.override("zh-hant-tw"):
         assert translation.gettext("Projects") == "專案"
