@@ -215,6 +215,21 @@ def test_the_header_links_a_pages_translation_in_its_language(multilingual, clie
     assert nav_links("/fa/") == [("/about", ' lang="en" dir="ltr"', "About")]
 
 
+def test_a_translations_page_has_no_series_box_related_articles_or_pager(multilingual, client):
+    for slug in ("first-post", "same-day"):
+        path = multilingual / f"articles/{slug}.md"
+        path.write_text(
+            path.read_text(encoding="utf-8").replace("title:", "series: Notes\ntitle:", 1), encoding="utf-8"
+        )
+    import_content(multilingual, workers=1)
+    original = client.get("/articles/first-post").content.decode()
+    assert 'class="series-box"' in original and 'class="pager"' in original
+    translation = client.get("/fr/articles/first-post").content.decode()
+    assert "Premier article" in translation
+    for part in ('class="series-box"', 'class="pager"', 'class="related'):
+        assert part not in translation
+
+
 def test_the_switcher_leads_to_the_same_item_or_that_languages_home(multilingual, client):
     page = client.get("/fr/projects/alpha-one").content.decode()
     switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
