@@ -230,6 +230,16 @@ def test_a_translations_page_has_no_series_box_related_articles_or_pager(multili
         assert part not in translation
 
 
+@pytest.mark.parametrize("debug", [False, True])
+def test_the_authoring_server_answers_a_languages_404_at_any_depth(multilingual, client, settings, debug):
+    settings.DEBUG = debug
+    fa, fr, en = '<html lang="fa" dir="rtl">', '<html lang="fr">', '<html lang="en">'
+    for path, root in [("/fa/nope", fa), ("/fa/nope/deeper/still", fa), ("/fr/tags/nope/x", fr),
+                       ("/nope/deeper", en), ("/de/nope/deeper", en)]:  # fmt: skip
+        response = client.get(path)
+        assert response.status_code == 404 and html_root(response) == root, path
+
+
 def test_the_switcher_leads_to_the_same_item_or_that_languages_home(multilingual, client):
     page = client.get("/fr/projects/alpha-one").content.decode()
     switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
