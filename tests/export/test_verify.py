@@ -262,7 +262,8 @@ def test_a_draft_is_found_wherever_it_sits(verifier):
         ("/articles/", ".json"),
     ]:
         body = (before + "/articles/secret-draft" + after).encode()
-        assert verifier.draft_leaks("f", body) == ["f: holds the address of unpublished articles/secret-draft.md"]
+        leak = "f: holds the address of unpublished articles/secret-draft.md"
+        assert verifier.draft_leaks("f", body) == [leak]
         longer = body.replace(b"secret-draft", b"secret-draft-two")
         assert verifier.draft_leaks("f", longer) == [], (before, after)
     assert verifier.draft_leaks("f", '"title":"Ünï “quoted”"'.encode()) == [
