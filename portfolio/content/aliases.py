@@ -270,8 +270,9 @@ def shadowed(path, languages=()):
 @cache
 def language_names():
     """The first segments of a language's own addresses after its code (`projects` of
-    /fr/projects, `feed.xml`, `tags`...), from the routes: an old address there would hide them.
-    Its standalone pages' (/fr/<slug>) are the content's, checked as the default language's."""
+    /fr/projects, `feed.xml`, `tags`...), from the routes and their files (`index.html`, the
+    home's in a build): an old address there would hide them. Its standalone pages' (/fr/<slug>)
+    are the content's, checked as the default language's."""
     names = set()
 
     def walk(patterns, prefix):
@@ -282,6 +283,9 @@ def language_names():
             elif (pattern.name or "").startswith("lang-") and route.startswith("<lang:lang>/"):
                 if pattern.name.removeprefix("lang-") not in STANDALONE_ROUTES:
                     names.add(route.removeprefix("<lang:lang>/").split("/", 1)[0])
+                    file = getattr(pattern, "distill_file", None) or ""
+                    if file.startswith("{}/"):
+                        names.add(file.removeprefix("{}/").split("/", 1)[0])
 
     walk(get_resolver().url_patterns, "")
     names.discard("")  # the language's home: /fr/ itself, checked apart

@@ -397,7 +397,7 @@ def test_an_old_address_that_is_a_languages_home_is_refused(multilingual):
     ("alias", "own"),
     [("/fr/", "/fr/"), ("/fr/projects", "/fr/projects"), ("/ja/tags/x/", "/ja/tags"),
      ("/fr/feed.xml", "/fr/feed.xml"), ("/fa/articles/page/2", "/fa/articles"),
-     ("/fr/stack.html", "/fr/stack")],
+     ("/fr/stack.html", "/fr/stack"), ("/fr/index.html", "/fr/index")],
 )  # fmt: skip
 def test_an_old_address_that_is_a_languages_own_page_is_refused(multilingual, alias, own):
     """A language's home, lists, tags, feed and stack are the site's, as the default's are."""
