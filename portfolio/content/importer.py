@@ -669,7 +669,7 @@ def translation_problems():
         if language not in others:
             message = f"{language} is not one of site.yaml's languages other than the default"
             problems.append(ContentError(rel, "language", message))
-    return problems + (aliases.translation_alias_problems(originals) if translations else [])
+    return problems
 
 
 def rows_of(rel):
