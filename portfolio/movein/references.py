@@ -179,7 +179,8 @@ class Rewriter:
             if copied:
                 return copied
         base = getattr(self.site, "base_path", "")
-        if address in ("/", base + "/", base):
+        home = getattr(self.site, "home", base)  # Hugo's /en/ with defaultContentLanguageInSubdir
+        if address in ("/", base + "/", base, home + "/", home):
             return "/" + (f"?{parts.query}" if parts.query else "") + fragment  # the home page
         own = path.startswith("/") and not path.startswith(CHECKED) and shadowed(path, self.context.languages)
         if own and not (base and path.startswith(base + "/")):

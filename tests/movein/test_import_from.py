@@ -264,3 +264,25 @@ def test_hugo_language_menus_as_far_as_one_header_says_them(tmp_path):
         "languages.fr): the site's header is one for every language, and lists it in fr too"
     ) in report
     assert "content/now.md -> pages/now.md\n           warning: not in the fr menu" in report
+
+
+def test_hugo_titles_with_punctuation_keep_the_addresses_hugo_gave_them(tmp_path):
+    """`:title` made a path as Hugo makes it: `Tips - and tricks` was /2020/tips-and-tricks/, and
+    links written to those addresses (absolute or relative) find the posts."""
+    source = tmp_path / "hugo"
+    (source / "content/posts").mkdir(parents=True)
+    (source / "hugo.toml").write_text(
+        'baseURL = "https://t.example/"\n[permalinks]\nposts = "/:year/:title/"\n'
+    )
+    (source / "content/posts/tips.md").write_text(
+        POST.format(title="Tips - and tricks", body="See [the Q&A](/2020/q-a-the-2024-edition/).")
+    )
+    (source / "content/posts/qa.md").write_text(
+        POST.format(title="Q & A: the 2024 edition", body="Back to [tips](../tips-and-tricks/).")
+    )
+    report, files = move("hugo", source, tmp_path / "dest")
+    assert "warning:" not in report
+    assert '  - "/2020/tips-and-tricks/"' in article(files, "tips")
+    assert '  - "/2020/q-a-the-2024-edition/"' in article(files, "qa")
+    assert "See [the Q&A](qa.md)." in article(files, "tips")
+    assert "Back to [tips](tips.md)." in article(files, "qa")
