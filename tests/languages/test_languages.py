@@ -418,7 +418,13 @@ def test_a_stack_translation_has_its_page_and_the_others_have_none(multilingual,
 
 def test_a_stack_translation_in_a_language_not_listed_is_an_error(multilingual):
     (multilingual / "stack.de.yaml").write_text('currentFocus: "Alles"\n')
-    assert any(p.startswith("stack.de.yaml: language: de is not one of") for p in problems(multilingual))
+    (multilingual / "stack.en.yaml").write_text('currentFocus: "All"\n')
+    found = problems(multilingual)
+    assert (
+        "stack.de.yaml: language: de is not one of site.yaml's languages (other than the default: fr, fa, ja)"
+        in found
+    )
+    assert "stack.en.yaml: language: en is the site's default language: write it in stack.yaml" in found
 
 
 def test_a_scheduled_translation_is_published_on_its_day_without_an_edit(multilingual, client, settings):
