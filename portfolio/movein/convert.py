@@ -77,7 +77,7 @@ class Context:
         self.by_address = {}  # {old address, normalised: (kind, slug)}
         self.primary = {}  # {source rel: the post's address on the old site}
         self.drafts = {}  # {(kind, slug): source rel} of the drafts
-        self.made = set()  # the links this move wrote (a shortcode's, a Liquid tag's): converted
+        self.made = {}  # {link this move wrote (a shortcode's, a Liquid tag's): (kind, slug)}: converted
         self.from_kind = "article"  # the kind of the item whose body is being converted
 
     def add_names(self, post, slug, content_root):
@@ -100,7 +100,7 @@ class Context:
             link = f"../pages/{slug}.md"
         else:
             link = f"{slug}.md" if self.from_kind == "article" else f"../articles/{slug}.md"
-        self.made.add(link)
+        self.made[link] = item
         return link
 
     def find(self, target):

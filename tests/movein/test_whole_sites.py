@@ -189,6 +189,12 @@ def test_what_each_site_became(moved):
         assert 'description: "A datasheet helps."' in led  # the callout is not its prose
         button = text["articles/reading-a-button.md"]
         assert 'title: "Reading A Button"' in button  # Jekyll's title of an untitled post
+        # Under the baseurl (/solder): written or not, and in raw HTML at the address the site
+        # publishes (the build checks it).
         assert "[LED post](blinking-an-led.md#wiring)" in button
+        assert "[its page](blinking-an-led.md)" in button
+        assert '<a href="/articles/blinking-an-led">this\none</a>' in button
+        assert '<a href="/about">the about page</a>' in button
+        assert '  - "/solder/2023/01/blinking-an-led/"' in led
         assert "archive.md: a page the old theme's Liquid fills" in report
         assert "index.md: the home page" in report
