@@ -110,7 +110,7 @@ ABOVE = {**LATER_PAGES, "tag": "tags"}
 def shown_route(request):
     """(the default language's route name, its kwargs) of the page `request` shows, or None."""
     match = request.resolver_match
-    if match is None:
+    if match is None or getattr(request, "not_found", False):  # a 404 page (views.not_found)
         return None
     return (match.url_name or "").removeprefix("lang-"), match.kwargs
 

@@ -241,6 +241,18 @@ def test_the_authoring_server_answers_a_languages_404_at_any_depth(multilingual,
         assert response.status_code == 404 and html_root(response) == root, path
 
 
+def test_a_404_page_offers_no_version_of_the_missing_page(multilingual, client):
+    # /fr/articles/nowhere resolves (an article's route) but has no article: the English
+    # /articles/nowhere is missing too, so no alternate or offer names it; the switcher leads home.
+    for path in ("/fr/articles/nowhere", "/fr/404", "/fr/nowhere/deeper", "/articles/nowhere"):
+        response = client.get(path)
+        page = response.content.decode()
+        assert response.status_code == 404 and alternates(response) == [], path
+        assert "language-offer" not in page and "nowhere" not in page.split("<body", 1)[1], path
+        switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
+        assert re.findall(r'href="([^"]+)"', switcher) == ["/", "/fr/", "/fa/", "/ja/"], path
+
+
 def test_the_switcher_leads_to_the_same_item_or_that_languages_home(multilingual, client):
     page = client.get("/fr/projects/alpha-one").content.decode()
     switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
