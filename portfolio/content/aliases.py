@@ -12,6 +12,10 @@ of the item answers 301 to the new one. The rules, in one place:
   is listed by one item only; a path is listed by one item only and shadows no address of the site
   (`shadowed`), the home of one of its other languages (`/fr`, site.yaml's `languages`) included.
   A translation's aliases take part in each check as an item's (their slugs in their language).
+- site.yaml's `redirects` (the old site's own addresses: its home under a base path, its feed, its
+  lists): each old address is checked as an absolute-path alias is, site.yaml as its owner
+  (`field_of`, `owned_by`), and moves from each of its spellings (`site_moves`) to an address
+  the site serves (`serves`, checked by `redirect_problems` once the import's rows are written).
 
 The build writes `moves()` into the hosts' redirect rules (portfolio/export/hosts.py); the
 authoring server answers them from `moved_to()` (pages/middleware.py).
@@ -23,9 +27,11 @@ from functools import cache, cached_property
 from urllib.parse import quote, unquote
 
 from django.db.models import Q
-from django.urls import URLResolver, get_resolver
+from django.urls import Resolver404, URLResolver, get_resolver, resolve
+from django_distill.request import get_uri_values
 
 from portfolio.reversing import reverse_slug
+from portfolio.shows import distilled
 
 from .models import ITEM_MODELS, Alias, Article, Page, PathAlias, Project, Site
 from .rules import ContentError, alias_path_key, alias_path_stored, slug_of, translation_of
@@ -60,12 +66,20 @@ BUILD_FILES = ("_redirects", "_headers", ".assetsignore")
 PATH_SAFE = "/-._~!$&'()+,;=@"
 
 
+# The last segment of a file's address other than a page's: `index.xml`, `feed.json`, `rss.xml`.
+# A letter opens the extension, so `v1.2` and `node.js-tips` are page names.
+OTHER_FILE = re.compile(r"/[^/]*\.(?!html$)[A-Za-z][A-Za-z0-9]*$")
+
+
 def spellings(path):
     """The old addresses an absolute-path alias stands for, the written one first: with and
     without its trailing slash, and its `.html` form (`/posts/a/`: also `/posts/a` and
-    `/posts/a.html`; `/x/y.html`: also `/x/y`)."""
+    `/posts/a.html`; `/x/y.html`: also `/x/y`). A file's other than a page's (`/blog/index.xml`,
+    a feed) is that address alone: no host serves a feed from `index.xml.html` or `index.xml/`."""
     if path.endswith(".html"):
         return [path, path.removesuffix(".html")]
+    if OTHER_FILE.search(path):
+        return [path]
     base = path.removesuffix("/")
     found = [base + "/", base, base + ".html"]
     return [path] + [spelling for spelling in found if spelling != path]
@@ -86,7 +100,7 @@ def published(rows):
 
 def moves():
     """[(old address, new address)] of every alias of a published item: the slugs' by
-    collection and alias, then the paths' by path."""
+    collection and alias, then the paths' by path; then site.yaml's redirects."""
     rows = published(Alias.objects.all())
     paths = published(PathAlias.objects.all())
     return (
@@ -101,7 +115,15 @@ def moves():
             for pair in path_moves(collection, path, target)
         ]
         + translation_moves()
+        + site_moves()
     )
+
+
+def site_moves():
+    """[(old address, new address)] of site.yaml's `redirects` (the old site's own addresses: its
+    home under a base path, its feed, its lists), each old address from each of its spellings."""
+    pairs = Site.objects.values_list("redirects", flat=True).first() or []
+    return [(spelling, new) for old, new in pairs for spelling in spellings(old)]
 
 
 def translation_moves():
@@ -148,13 +170,14 @@ def moved_to(path):
 
 
 def path_moved_to(path):
-    """moved_to() of a path no item of the site has: an absolute-path alias's spelling, or None.
-    The stored path is one of the address's three spellings (alias_path_key)."""
+    """moved_to() of a path no item of the site has: an absolute-path alias's spelling, or one of
+    site.yaml's redirects', or None. The stored path is one of the address's three spellings
+    (alias_path_key)."""
     encoded = quote(path, safe=PATH_SAFE)
     key = alias_path_key(encoded)
     rows = published(PathAlias.objects.filter(path__in=[key, key + "/", key + ".html"]))
     row = rows.values_list("collection", "path", "target").first()
-    return dict(path_moves(*row)).get(encoded) if row else None
+    return dict(path_moves(*row)).get(encoded) if row else dict(site_moves()).get(encoded)
 
 
 # The routes of the standalone pages (pages/urls.py): `/<slug>` and `/<slug>.md`, at the top
@@ -331,6 +354,55 @@ def page_address(rel, slug=None):
     return f"/{translation[1]}/{slug or translation[0]}"
 
 
+def redirect_problems():
+    """Each of site.yaml's redirects moves to an address the site serves (serves()): checked once
+    the import's rows are written, since the item, tag or language it names may be this import's."""
+    pairs = Site.objects.values_list("redirects", flat=True).first() or []
+    return [
+        ContentError(
+            SITE_FILE,
+            "redirects",
+            f"{old!r}: expected an address this site serves (/, /articles, /feed.xml, a page's /about...); "
+            f"got {new!r}, which it does not",
+        )
+        for old, new in pairs
+        if not serves(new)
+    ]
+
+
+def serves(path):
+    """Whether a build writes a page or file at `path` (percent-encoded): it resolves to a route
+    django-distill freezes, with parameters among those it freezes (a published article's slug, a
+    tag there is, one of site.yaml's languages). Never an old address: no route's parameters are."""
+    try:
+        match = resolve(unquote(path))
+    except Resolver404:
+        return False
+    pattern = dict(distilled()).get(match.view_name)
+    if pattern is None:
+        return False
+    given = tuple(map(str, match.args or match.kwargs.values()))
+    for params in get_uri_values(pattern.distill_func, pattern.name):
+        params = () if params is None else params if isinstance(params, (tuple, list)) else (params,)
+        if tuple(map(str, params)) == given:
+            return True
+    return False
+
+
+# site.yaml, whose `redirects` are old addresses as the items' absolute-path aliases are.
+SITE_FILE = "site.yaml"
+
+
+def field_of(rel):
+    """The field that lists a file's old addresses."""
+    return "redirects" if rel == SITE_FILE else "aliases"
+
+
+def owned_by(rel):
+    """`rel` as the owner of an old address, in a message."""
+    return "one of site.yaml's redirects" if rel == SITE_FILE else f"an alias of {rel}"
+
+
 class AliasChecker:
     """The import's checks of aliases across files, against the site as this import leaves it:
     `parsed(found)` for each file parsed, `problems()` once all are in (before their rows are
@@ -349,6 +421,7 @@ class AliasChecker:
         self.paths = {}  # {rel: [absolute-path alias]} of the items and translations parsed
         self.changed = set(deleted)  # files whose stored aliases no longer stand
         self.pages = set()  # the standalone pages and their translations parsed
+        self.redirects = None  # site.yaml's redirects' old addresses, when it is parsed
 
     @cached_property
     def languages(self):
@@ -356,6 +429,8 @@ class AliasChecker:
         return language_codes()
 
     def parsed(self, found):
+        if found.rel == SITE_FILE and found.fields is not None:
+            self.redirects = [old for old, _ in found.fields["redirects"]]
         if not found.rel.endswith(".md"):
             return
         if found.errors:
@@ -385,18 +460,22 @@ class AliasChecker:
         """A path shadows no address of the site, and is one file's only (by its address:
         `/a/` and `/a.html` are one), an original's or a translation's."""
         problems = []
-        for rel, paths in self.paths.items():
+        for rel, paths in [*self.paths.items(), (SITE_FILE, self.redirects or [])]:
             for path in paths:
                 if own := shadowed(path, self.languages):
-                    problems.append(ContentError(rel, "aliases", hiding(path, own)))
+                    problems.append(ContentError(rel, field_of(rel), hiding(path, own)))
         for entries in self.path_owners().values():
-            entries.sort(key=lambda entry: (entry[0] in self.paths, entry))  # unchanged files first
+            entries.sort(key=lambda entry: (self.rewritten(entry[0]), entry))  # unchanged files first
             first_rel, first_path = entries[0]
             for rel, path in entries[1:]:
                 same = "also" if path == first_path else f"the address of {first_path!r},"
-                message = f"{path!r} is {same} an alias of {first_rel}: an old address belongs to one item"
-                problems.append(ContentError(rel, "aliases", message))
+                message = f"{path!r} is {same} {owned_by(first_rel)}: an old address belongs to one item"
+                problems.append(ContentError(rel, field_of(rel), message))
         return problems
+
+    def rewritten(self, rel):
+        """Whether the old addresses `rel` lists are this import's (the file was parsed)."""
+        return rel in self.paths or (rel == SITE_FILE and self.redirects is not None)
 
     @cached_property
     def stored_paths(self):
@@ -418,6 +497,11 @@ class AliasChecker:
         for rel, paths in self.paths.items():
             for path in paths:
                 owners[alias_path_key(path)].append((rel, path))
+        redirects = self.redirects
+        if redirects is None:  # site.yaml unchanged: its stored redirects stand
+            redirects = [old for old, _ in Site.objects.values_list("redirects", flat=True).first() or []]
+        for path in redirects:
+            owners[alias_path_key(path)].append((SITE_FILE, path))
         return owners
 
     def page_problems(self):
@@ -450,11 +534,11 @@ class AliasChecker:
             page, what = taken.get(key.removesuffix(".md"), (None, None))
             for rel, path in entries if page else ():
                 message = f"{path!r} is {what} {page}: expected an old address the site does not use"
-                if rel in self.paths or page not in self.pages:
-                    problems.append(ContentError(rel, "aliases", message))
+                if self.rewritten(rel) or page not in self.pages:
+                    problems.append(ContentError(rel, field_of(rel), message))
                 else:  # a new or renamed page took an unchanged file's old address
                     problems.append(
-                        ContentError(page, "file name", f"its address is {path!r}, an alias of {rel}")
+                        ContentError(page, "file name", f"its address is {path!r}, {owned_by(rel)}")
                     )
         return problems
 

@@ -450,7 +450,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         if errors:
             raise ContentInvalid(errors)  # rolls the transaction back: the database is as it was
         writer.flush()
-        errors = series_problems() + translation_problems()
+        errors = series_problems() + translation_problems() + aliases.redirect_problems()
         if errors:
             raise ContentInvalid(errors)  # the rows of every series, as written: rolled back
         media.write()
@@ -707,6 +707,7 @@ def write_singleton(found):
                 "links": fields["links"],
                 "content_signals": fields["contentSignals"],
                 "image_hosts": fields["imageHosts"],
+                "redirects": fields["redirects"],
                 "comments": fields["comments"],
                 "analytics": fields["analytics"],
                 "languages": fields["languages"],

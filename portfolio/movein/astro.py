@@ -27,6 +27,9 @@ URL = re.compile(r"""\b(?:site|website)\s*:\s*(["'`])(?P<value>https?://[^"'`\s]
 # How much of each config file the title, description, author and address are looked for in (as
 # much as tsconfig.py reads of a content config).
 CONFIG_MAX = tsconfig.CONFIG_MAX
+# A feed's endpoint (src/pages/rss.xml.js: /rss.xml) and a paginated list's route.
+FEED = re.compile(r"(?:rss|feed|atom)\.xml\.(?:js|ts|mjs|mts)")
+LIST_PAGES = ("[...page].astro", "[page].astro")
 
 
 class Astro:
@@ -205,6 +208,23 @@ class Astro:
             return [self.route + "/".join([*segments, _segment(post.path.stem)]) + "/"]
         parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
         return [prefix + self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
+
+    def site_moves(self):
+        """[(old address, new address)] of the old site's own addresses (site.yaml's `redirects`):
+        its feeds (an endpoint src/pages/rss.xml.js, feed.xml.ts, as @astrojs/rss is used) and
+        its posts' list (the route's src/pages/<route>/index.astro or [...page].astro)."""
+        pages, found = self.source / "src/pages", []
+        if not pages.is_dir() or leads_out(pages, self.source):
+            return found
+        for path in walk(pages):
+            inside = path.relative_to(pages).as_posix()
+            if FEED.fullmatch(path.name) and not leads_out(path, self.source):
+                found.append(("/" + inside.rsplit(".", 1)[0], "/feed.xml"))
+        folder = pages / self.route.strip("/")
+        lists = [folder / "index.astro", folder.with_suffix(".astro"), *(folder / n for n in LIST_PAGES)]
+        if self.route != "/" and any(path.is_file() for path in lists):
+            found.append((self.route, "/articles"))
+        return found
 
     def local_file(self, post, path):
         """The file a local reference of the post names: `/x.png` is public/x.png, `@/assets/x`

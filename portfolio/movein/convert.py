@@ -55,6 +55,7 @@ class Plan:
     addresses: int
     languages: list = field(default_factory=list)  # site.yaml's, the default first; [] for one
     notes: list = field(default_factory=list)  # the reader's words on the old site's config
+    redirects: list = field(default_factory=list)  # site.yaml's: [(old site's own address, new)]
 
     @property
     def failed(self):
@@ -78,6 +79,7 @@ class Context:
         self.primary = {}  # {source rel: the post's address on the old site}
         self.drafts = {}  # {(kind, slug): source rel} of the drafts
         self.made = {}  # {link this move wrote (a shortcode's, a Liquid tag's): (kind, slug)}: converted
+        self.redirects = {}  # {old site's own address, normalised: its new one} (site.yaml's)
         self.from_kind = "article"  # the kind of the item whose body is being converted
 
     def add_names(self, post, slug, content_root):
@@ -126,6 +128,11 @@ class Context:
         """The item ((kind, slug)) whose old address `address` is, or None."""
         return self.by_address.get(_normal(address))
 
+    def redirected(self, address):
+        """The address of this site that the old site's own address `address` (its home under a
+        base path, its feed, its list) moves to (site.yaml's redirects), or None."""
+        return self.redirects.get(_normal(address)) if address else None
+
 
 class Move:
     def __init__(self, kind, source, dest):
@@ -163,6 +170,8 @@ class Move:
         translations = [translation for translation, _ in matched]
         posts += translations
         moves = self._addresses(posts, slugs, context)
+        redirects, notes = self._redirects(posts, slugs, moves)
+        context.redirects = {_normal(old): new for old, new in redirects}
         media, hosts, files = Media(self.source, self.dest), set(), {}
         for done, post in enumerate(posts, 1):
             if progress:
@@ -193,8 +202,27 @@ class Move:
             outcomes.append(outcome)
         outcomes.sort(key=lambda outcome: outcome.rel)
         addresses = sum(len(paths) for paths in moves.values())
-        notes = getattr(self.site, "notes", [])
-        return Plan(outcomes, files, media.copies, hosts, addresses, languages, notes)
+        notes = getattr(self.site, "notes", []) + notes
+        return Plan(outcomes, files, media.copies, hosts, addresses, languages, notes, redirects)
+
+    def _redirects(self, posts, slugs, moves):
+        """([(old address, new address)] of the old site's own addresses for site.yaml's
+        `redirects` (its reader's site_moves()), [notes]): one the import would refuse (this
+        site's own address, a moved post's old address or a page's) is left out, saying why."""
+        taken = {_key(alias): "a moved post's old address" for found in moves.values() for alias in found}
+        taken |= {f"/{slugs[post.rel]}": f"the page {slugs[post.rel]}'s address" for post in posts
+                  if post.kind == "page" and not post.language}  # fmt: skip
+        found, notes = [], []
+        for old, new in getattr(self.site, "site_moves", list)():
+            address = _address(old)
+            problem = alias_problem(address, self.others) if address else "is not a path"
+            problem = problem or (f"is {taken[_key(address)]}" if _key(address) in taken else None)
+            if problem:
+                notes.append(f"site.yaml: redirects: the old site's {old!r} left out: it {problem}")
+                continue
+            taken[_key(address)] = "listed"
+            found.append((address, new))
+        return found, notes
 
     def _originals(self, posts, translations, outcomes):
         """[(translation, its original)]: each translation's original is the post or page of its

@@ -217,6 +217,7 @@ class Hugo:
                 pages.append(post)
         counts = Counter(p.section.split("/")[0] for p in pages if isinstance(p, Post) and p.section)
         main = set(self.main_sections) or ({counts.most_common(1)[0][0]} if counts else set())
+        self.main = sorted(main)  # the sections of the posts (site_moves: their lists and feeds)
         for post in pages:
             if isinstance(post, Post) and post.section.split("/")[0] not in main:
                 post.kind = "page"
@@ -343,6 +344,18 @@ class Hugo:
             if isinstance(alias, str) and alias.strip():
                 alias = urlsplit(alias.strip()).path if "://" in alias else alias.strip()
                 found.append(self.base_path + alias if alias.startswith("/") else directory + alias)
+        return found
+
+    def site_moves(self):
+        """[(old address, new address)] of the old site's own addresses (site.yaml's `redirects`):
+        its home under the baseURL's path, its feed (`index.xml`), each main section's list and
+        feed (/posts/, /posts/index.xml), as Hugo writes them."""
+        home = self.home
+        found = [(home + "/", "/")] if home else []
+        found.append((home + "/index.xml", "/feed.xml"))
+        for section in getattr(self, "main", []):
+            path = f"{home}/{self._urlize(section)}"
+            found += [(path + "/", "/articles"), (path + "/index.xml", "/feed.xml")]
         return found
 
     def _urlize(self, text):

@@ -229,10 +229,13 @@ class Rewriter:
             return None  # a ref or post_url to nothing: its warning is given
         parts = urlsplit(target)
         fragment = f"#{parts.fragment}" if parts.fragment else ""
+        query = f"?{parts.query}" if parts.query else ""
         if parts.hostname and parts.hostname == self.context.old_host:  # the old site's own address
             item = self.context.address(parts.path)
             if item:
                 return self._to(item, target, fragment)
+            if moved := self.context.redirected(parts.path):  # its home, feed or list: site.yaml's
+                return moved + query + fragment
         if not target or SCHEME.match(target) or target.startswith(("#", "//", "?")):
             return target
         path = unquote(parts.path)
@@ -254,6 +257,8 @@ class Rewriter:
             item = self.context.address(address) if address else None
         if item:
             return self._to(item, target, fragment)
+        if moved := self.context.redirected(address):  # the old site's home, feed or list
+            return moved + query + fragment
         if suffix and suffix not in (".html", ".htm") and suffix not in MARKDOWN_SUFFIXES:
             copied = self._copy(parts.path)
             if copied:
