@@ -68,8 +68,8 @@ def test_hugo(tmp_path):
     assert "[Gist mirasol/6a2c1d9e0f](https://gist.github.com/mirasol/6a2c1d9e0f)" in toml
     assert "[Post by @mirasol on X](https://x.com/mirasol/status/1453110110599868418)" in toml
     assert "`{{< youtube ID >}}`" in toml  # an escaped shortcode is shown as written
-    assert "{{< notice warning >}}" in toml  # unknown: kept, and reported with its line
-    assert "warning: line 17: shortcode {{< notice ...}} kept as written" in report
+    assert "> [!WARNING]\n> Wear a mask.\n" in toml  # a theme's notice, the site's alert
+    assert "notice" not in report
     assert "[first light](first-light.md)" in toml
 
     bundle = article(files, "bundle-post")
