@@ -116,8 +116,10 @@ def test_jekyll(tmp_path):
     assert "[the relay board](relay-board.md)" in welcome  # {% post_url %}
     assert "Templates look like {{ this }}." in welcome  # {% raw %}
     assert (
-        'warning: line 21: Liquid {% include note.html content="Mind the iron." %} kept as written' in report
+        'warning: line 21: Liquid {% include note.html content="Mind the iron." %} has no equivalent here: '
+        "hidden in an HTML comment" in report
     )
+    assert '<!-- {% include note.html content="Mind the iron." %} -->' in welcome
     # Jekyll's default permalink (categories, date, title and .html), a post's own, redirect_from.
     assert '  - "/jekyll/update/2014/05/12/welcome-to-jekyll.html"' in welcome
     assert '  - "/blog/2016/in-a-category/"' in article(files, "in-a-category")
