@@ -114,7 +114,7 @@ class Conversion:
             return self._inline(match, at)
         elif (replacement := self._replacement(match, name, positional, named, at)) is not None:
             self._write(replacement)
-        elif name in ("details", *CALLOUTS) or self.closings.after(match["name"], match.end()):
+        elif self.closings.after(match["name"], match.end()):  # a pair (else a single one)
             self._opening(match, at)
         else:
             self._unknown(match, at, _why(name))

@@ -203,6 +203,13 @@ def test_pairs_of_one_name_nest_and_an_unclosed_one_is_a_single_one(context):
     assert len(warnings) == 3
 
 
+def test_a_callout_never_closed_is_a_single_shortcode(context):
+    assert convert("{{< notice tip >}}\nText.", context) == (
+        "<!-- {{< notice tip >}} -->\nText.",
+        [(BODY_LINE, "shortcode {{< notice ...}} has no equivalent here: hidden in an HTML comment")],
+    )
+
+
 def test_a_closing_with_no_opening_is_hidden(context):
     assert convert("a {{< /gone >}}", context) == (
         "a <!-- {{< /gone >}} -->",
