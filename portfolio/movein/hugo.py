@@ -44,6 +44,7 @@ class Hugo:
         self.menu_files = {}  # {language: [(config/_default/menus.<language>.toml, its menus)]}
         config = self._config()
         params = config.get("params") if isinstance(config.get("params"), dict) else {}
+        self.params = params  # the site's, keys lower-cased: what a page's {{< param >}} falls back to
         languages = config.get("languages") if isinstance(config.get("languages"), dict) else {}
         self.default_language = text_of(config.get("defaultcontentlanguage")).lower() or "en"
         self.languages = {str(code).lower() for code in languages}
@@ -427,7 +428,7 @@ class Hugo:
         return post.path.parent / path
 
     def convert_body(self, post, body, context):
-        return shortcodes.convert(post, body, context)
+        return shortcodes.convert(post, body, context, self.params)
 
 
 def _main_menu(config):

@@ -13,7 +13,7 @@ each with a warning. Fenced code and code spans are never read. One pass over th
 import bisect
 import re
 
-from .markup import FENCE, closes, code_spans, lazy_pairs, outside_code
+from .markup import ALERTS, FENCE, alert_head, closes, code_spans, lazy_pairs, outside_code
 
 # An attribute list: `{:` then neither `:` (an extension, `{::options /}`) nor `/` (the end of one,
 # `{:/comment}`).
@@ -25,9 +25,6 @@ INLINE = re.compile(r"\{:(?![:/])[^}\n]*+\}?")
 EXTENSION = re.compile(r"\{::(?P<name>\w++)[^}\n]*+\}?")
 COMMENT = (re.compile(r"\{::comment\}"), re.compile(r"\{:/(?:comment)?\}"))
 TOC_ITEM = re.compile(r"^ {0,3}[*+-] .*$|^ {0,3}1\. .*$")
-CALLOUTS = {"note": "NOTE", "info": "NOTE", "primary": "NOTE", "tip": "TIP", "success": "TIP",
-            "important": "IMPORTANT", "warning": "WARNING", "danger": "CAUTION",
-            "caution": "CAUTION"}  # fmt: skip
 
 
 def callout(inside):
@@ -38,8 +35,8 @@ def callout(inside):
         if name == "notice":
             return "NOTE"
         for word in reversed(re.split(r"-+", name)):
-            if word in CALLOUTS:
-                return CALLOUTS[word]
+            if word in ALERTS:
+                return ALERTS[word]
     return None
 
 
@@ -109,7 +106,7 @@ def convert(post, body, original):
                 first = paragraph[0]
                 for index in paragraph:
                     out[index] = "> " + out[index]
-                out.insert(first, f"> [!{alert}]")
+                out.insert(first, alert_head(alert)[0])
                 warn(f"kramdown {{:{inside}}}: the paragraph is a {alert.lower()} callout", line.strip())
             else:
                 warn(f"kramdown attribute list {{:{inside}}} has no equivalent here: dropped", line.strip())
@@ -119,7 +116,7 @@ def convert(post, body, original):
             paragraph = []
         else:
             paragraph.append(len(out))
-        out.append(outside_code(line, inline) if "{:" in line else line)
+        out.append(outside_code(line, inline, blocks=False) if "{:" in line else line)
     pieces.append((fence is not None, out))
     return "\n".join(
         "\n".join(lines) if code else without_comments("\n".join(lines)) for code, lines in pieces if lines

@@ -68,8 +68,8 @@ def test_hugo(tmp_path):
     assert "[Gist mirasol/6a2c1d9e0f](https://gist.github.com/mirasol/6a2c1d9e0f)" in toml
     assert "[Post by @mirasol on X](https://x.com/mirasol/status/1453110110599868418)" in toml
     assert "`{{< youtube ID >}}`" in toml  # an escaped shortcode is shown as written
-    assert "{{< notice warning >}}" in toml  # unknown: kept, and reported with its line
-    assert "warning: line 17: shortcode {{< notice ...}} kept as written" in report
+    assert "> [!WARNING]\n> Wear a mask.\n" in toml  # a theme's notice, the site's alert
+    assert "notice" not in report
     assert "[first light](first-light.md)" in toml
 
     bundle = article(files, "bundle-post")
@@ -116,8 +116,10 @@ def test_jekyll(tmp_path):
     assert "[the relay board](relay-board.md)" in welcome  # {% post_url %}
     assert "Templates look like {{ this }}." in welcome  # {% raw %}
     assert (
-        'warning: line 21: Liquid {% include note.html content="Mind the iron." %} kept as written' in report
+        'warning: line 21: Liquid {% include note.html content="Mind the iron." %} has no equivalent here: '
+        "hidden in an HTML comment" in report
     )
+    assert '<!-- {% include note.html content="Mind the iron." %} -->' in welcome
     # Jekyll's default permalink (categories, date, title and .html), a post's own, redirect_from.
     assert '  - "/jekyll/update/2014/05/12/welcome-to-jekyll.html"' in welcome
     assert '  - "/blog/2016/in-a-category/"' in article(files, "in-a-category")

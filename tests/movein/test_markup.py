@@ -103,3 +103,33 @@ def test_a_long_run_of_backticks_is_read_as_a_fence_or_not_in_linear_time():
     start = time.perf_counter()
     assert markup.outside_code("`" * 200_000 + "a`\nx", SHOUT).endswith("\nX")
     assert time.perf_counter() - start < 1
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("a\n\n    code\n\nb", "A\n\n    code\n\nB"),  # indented code
+        ("a\n    lazy line\nb", "A\n    LAZY LINE\nB"),  # a paragraph's line, not code
+        ("- item\n\n  ```\n  code\n  ```\n- b", "- ITEM\n\n  ```\n  code\n  ```\n- B"),  # in a list
+        ("> ~~~\n> code\n> ~~~\nb", "> ~~~\n> code\n> ~~~\nB"),  # in a quote
+    ],
+)
+def test_code_blocks_are_what_the_sites_renderer_reads_as_code(text, expected):
+    assert markup.outside_code(text, SHOUT) == expected
+
+
+def test_code_in_a_text():
+    text = "a `b`\n\n    c\n\nd"
+    code = markup.Code(text)
+    assert [at in code for at in (0, 3, 9, 14)] == [False, True, True, False]
+
+
+def test_an_alert_of_a_kind_the_site_has_none_of_is_a_note():
+    assert markup.alert("abstract", "", "a\n\nb\n") == "> [!NOTE]\n> a\n>\n> b"
+    assert markup.alert("Danger", "Hot [pan]", "x") == "> [!CAUTION]\n> **Hot (pan)**\n> x"
+
+
+def test_hidden_texts_are_comments_and_never_open_a_line_with_text_after_them():
+    hidden = markup.Hidden()
+    text = f"{hidden('a')} b\n> - {hidden('c')}\n{hidden('d')}{hidden('e')} f \x019\x01"
+    assert hidden.place(text) == "b <!-- a -->\n> - <!-- c -->\nf \x019\x01 <!-- d --><!-- e -->"
