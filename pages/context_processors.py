@@ -8,7 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from portfolio.content import languages
-from portfolio.content.models import Page, Site
+from portfolio.content.models import Page, Site, Translation
 
 LINKS = {
     "home": "pages:home",
@@ -46,14 +46,42 @@ def links(request):
 
 @Site.build_cached  # a build's every page shows them: read once while it renders
 def nav_pages():
-    """(title, address) of the published standalone pages with `nav: true`, in their `order`."""
-    return [(page.title, page.get_absolute_url()) for page in Page.objects.in_nav().only("slug", "title")]
+    """[Page] of the published standalone pages with `nav: true`, in their `order`."""
+    return list(Page.objects.in_nav().only("slug", "title"))
+
+
+@Site.build_cached
+def nav_page_translations():
+    """{language: {slug: title}} of the published translations of the pages in the header."""
+    found = {}
+    rows = Translation.objects.published().filter(kind="pages", slug__in=[page.slug for page in nav_pages()])
+    for slug, code, title in rows.values_list("slug", "language", "title"):
+        found.setdefault(code, {})[slug] = title
+    return found
 
 
 def navigation(request):
-    """`nav_pages`: the standalone pages the header links to, after its own links. The contact
+    """`nav_pages` ([(title, address, written_in)]): the standalone pages the header links to,
+    after its own links; on another language's page, its translation where there is one, else
+    the default language's page, marked as written in it (`written_in`, else None). The contact
     service's pages have none (its database holds no content; it has its own context processor)."""
-    return {"nav_pages": nav_pages()}
+    current = getattr(request, "page_language", None)
+    if current is None or current.default:
+        return {"nav_pages": [(page.title, page.get_absolute_url(), None) for page in nav_pages()]}
+    translated = nav_page_translations().get(current.code, {})
+    default = languages.languages()[0]
+    return {
+        "nav_pages": [
+            (
+                translated[page.slug] or page.title,
+                languages.item_address("pages", page.slug, current.code),
+                None,
+            )
+            if page.slug in translated
+            else (page.title, page.get_absolute_url(), default)
+            for page in nav_pages()
+        ]
+    }
 
 
 def readers(request):
@@ -82,7 +110,7 @@ ABOVE = {**LATER_PAGES, "tag": "tags"}
 def shown_route(request):
     """(the default language's route name, its kwargs) of the page `request` shows, or None."""
     match = request.resolver_match
-    if match is None:
+    if match is None or getattr(request, "not_found", False):  # a 404 page (views.not_found)
         return None
     return (match.url_name or "").removeprefix("lang-"), match.kwargs
 

@@ -389,7 +389,7 @@ def search(request, lang):
 
 def not_found_page(request, lang):
     language_or_404(lang)
-    return render(request, "pages/404.html", status=404)
+    return views.not_found(request)
 
 
 class LanguageFeed(SiteFeed):

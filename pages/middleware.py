@@ -108,12 +108,15 @@ class LanguageMiddleware:
 
     def __call__(self, request):
         with translation.override(translation.get_language()):
+            token = languages.page_prefix.set("")
             try:
                 if languages.declared():
-                    translation.activate(languages.default_language().code)
+                    # Under /<code>/, that language until a route says otherwise: an address no
+                    # route answers (/fr/a/b) gets its 404 page, as the hosts answer fr/404.html.
+                    code = request.path_info.split("/", 2)[1]
+                    speak(request, languages.other_language(code) or languages.default_language())
             except DatabaseError:  # no content imported (the contact service, the admin before it)
                 pass
-            token = languages.page_prefix.set("")
             try:
                 return self.get_response(request)
             finally:
@@ -126,11 +129,16 @@ class LanguageMiddleware:
             language = languages.other_language(code) if code else None
             if language is None and not languages.declared():
                 return None  # one language: the active one
-            language = language or languages.default_language()
+            speak(request, language or languages.default_language())
         except DatabaseError:  # no content imported (the contact service): the settings' language
-            return None
-        request.LANGUAGE_CODE = language.code
-        request.page_language = language
-        translation.activate(language.code)
-        languages.page_prefix.set(language.prefix)
+            pass
         return None
+
+
+def speak(request, language):
+    """The request's page is in `language`: Django's translation, the templates' page_language
+    and its addresses' prefix."""
+    request.LANGUAGE_CODE = language.code
+    request.page_language = language
+    translation.activate(language.code)
+    languages.page_prefix.set(language.prefix)

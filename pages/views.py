@@ -290,7 +290,10 @@ def web_manifest(request):
 
 
 def not_found(request, exception=None):
-    """handler404, and the /404 route the static export freezes as 404.html."""
+    """handler404, and the /404 route the static export freezes as 404.html. The page asked for
+    has no versions in other languages (pages.context_processors.versions): its alternates and
+    offers would name the same missing address in them."""
+    request.not_found = True
     return render(request, "pages/404.html", status=404)
 
 

@@ -14,6 +14,7 @@ names the file: `Shows("projects", "{}")` is the project whose slug the URL hold
 from typing import NamedTuple
 
 import django_distill
+from django_distill.utils import iter_url_patterns
 
 # The parts of the site a page may show, whole or in pieces. Each includes the site's identity
 # (site.yaml, in every page's header and footer) and the code that shapes the output, but `code`
@@ -81,3 +82,13 @@ def distill_path(route, view, *, shows, **kwargs):
     pattern = django_distill.distill_path(route, view, **kwargs)
     pattern.shows = shows
     return pattern
+
+
+def distilled():
+    """[(the route's name, its pattern)] of every route django-distill freezes, in the URL
+    configuration now in use (django-distill's own registry is the one it found at start-up)."""
+    return [
+        (f"{namespace}:{pattern.name}" if namespace else pattern.name, pattern)
+        for pattern, namespace, _ in iter_url_patterns()
+        if getattr(pattern, "is_distilled", False)
+    ]

@@ -2,6 +2,8 @@
 what was imported."""
 
 from django.contrib import admin
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 from portfolio.readonly_admin import ReadOnlyAdminMixin
 
@@ -74,6 +76,13 @@ class StackAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 @admin.register(Site)
 class SiteAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["title", "author", "url", "source_path"]
+    # site.yaml's redirects as the writer reads them, one old address to its new one a line.
+    exclude = ["redirects"]
+    readonly_fields = ["moves"]
+
+    @admin.display(description="redirects")
+    def moves(self, site):
+        return format_html_join(mark_safe("<br>"), "{} → {}", site.redirects) or "none"
 
 
 @admin.register(PathAlias)

@@ -11,6 +11,11 @@ of the item answers 301 to the new one. The rules, in one place:
 - the import's checks across files (`AliasChecker`): an alias is no item's slug of the same kind and
   is listed by one item only; a path is listed by one item only and shadows no address of the site
   (`shadowed`), the home of one of its other languages (`/fr`, site.yaml's `languages`) included.
+  A translation's aliases take part in each check as an item's (their slugs in their language).
+- site.yaml's `redirects` (the old site's own addresses: its home under a base path, its feed, its
+  lists): each old address is checked as an absolute-path alias is, site.yaml as its owner
+  (`field_of`, `owned_by`), and moves from each of its spellings (`site_moves`) to an address
+  the site serves (`serves`, checked by `redirect_problems` once the import's rows are written).
 
 The build writes `moves()` into the hosts' redirect rules (portfolio/export/hosts.py); the
 authoring server answers them from `moved_to()` (pages/middleware.py).
@@ -21,9 +26,12 @@ from collections import defaultdict
 from functools import cache, cached_property
 from urllib.parse import quote, unquote
 
-from django.urls import URLResolver, get_resolver
+from django.db.models import Q
+from django.urls import Resolver404, URLResolver, get_resolver, resolve
+from django_distill.request import get_uri_values
 
 from portfolio.reversing import reverse_slug
+from portfolio.shows import distilled
 
 from .models import ITEM_MODELS, Alias, Article, Page, PathAlias, Project, Site
 from .rules import ContentError, alias_path_key, alias_path_stored, slug_of, translation_of
@@ -58,12 +66,20 @@ BUILD_FILES = ("_redirects", "_headers", ".assetsignore")
 PATH_SAFE = "/-._~!$&'()+,;=@"
 
 
+# The last segment of a file's address other than a page's: `index.xml`, `feed.json`, `rss.xml`.
+# A letter opens the extension, so `v1.2` and `node.js-tips` are page names.
+OTHER_FILE = re.compile(r"/[^/]*\.(?!html$)[A-Za-z][A-Za-z0-9]*$")
+
+
 def spellings(path):
     """The old addresses an absolute-path alias stands for, the written one first: with and
     without its trailing slash, and its `.html` form (`/posts/a/`: also `/posts/a` and
-    `/posts/a.html`; `/x/y.html`: also `/x/y`)."""
+    `/posts/a.html`; `/x/y.html`: also `/x/y`). A file's other than a page's (`/blog/index.xml`,
+    a feed) is that address alone: no host serves a feed from `index.xml.html` or `index.xml/`."""
     if path.endswith(".html"):
         return [path, path.removesuffix(".html")]
+    if OTHER_FILE.search(path):
+        return [path]
     base = path.removesuffix("/")
     found = [base + "/", base, base + ".html"]
     return [path] + [spelling for spelling in found if spelling != path]
@@ -84,7 +100,7 @@ def published(rows):
 
 def moves():
     """[(old address, new address)] of every alias of a published item: the slugs' by
-    collection and alias, then the paths' by path."""
+    collection and alias, then the paths' by path; then site.yaml's redirects."""
     rows = published(Alias.objects.all())
     paths = published(PathAlias.objects.all())
     return (
@@ -99,7 +115,15 @@ def moves():
             for pair in path_moves(collection, path, target)
         ]
         + translation_moves()
+        + site_moves()
     )
+
+
+def site_moves():
+    """[(old address, new address)] of site.yaml's `redirects` (the old site's own addresses: its
+    home under a base path, its feed, its lists), each old address from each of its spellings."""
+    pairs = Site.objects.values_list("redirects", flat=True).first() or []
+    return [(spelling, new) for old, new in pairs for spelling in spellings(old)]
 
 
 def translation_moves():
@@ -124,50 +148,6 @@ def translation_moves():
     return found
 
 
-def translation_alias_problems(originals):
-    """A translation's aliases: a slug is no item's slug of its kind and is one translation's of
-    its kind and language only; a path shadows no address of the site and is no other item's."""
-    from .models import Translation
-
-    problems, slugs, paths = [], {}, {}
-    codes = language_codes()
-    taken = {alias_path_key(path): target for path, target in PathAlias.objects.values_list("path", "target")}
-    rows = Translation.objects.exclude(aliases=[]).order_by("source_path")
-    for rel, kind, language, written in rows.values_list("source_path", "kind", "language", "aliases"):
-        for alias in written:
-            if alias.startswith("/"):
-                key = alias_path_key(alias)
-                if where := shadowed(alias, codes):
-                    problems.append(ContentError(rel, "aliases", hiding(alias, where)))
-                elif key in paths or key in taken:
-                    owner = paths.get(key) or f"the item {taken[key]}"
-                    problems.append(
-                        ContentError(
-                            rel,
-                            "aliases",
-                            f"{alias!r} is also an alias of {owner}: an old address belongs to one item",
-                        )
-                    )
-                paths.setdefault(key, rel)
-            elif alias in originals[kind]:
-                message = (
-                    f"{alias!r} is the slug of {kind}/{alias}.md: an alias is an earlier slug no item has now"
-                )
-                problems.append(ContentError(rel, "aliases", message))
-            elif (kind, language, alias) in slugs:
-                owner = slugs[(kind, language, alias)]
-                problems.append(
-                    ContentError(
-                        rel,
-                        "aliases",
-                        f"{alias!r} is also an alias of {owner}: an earlier slug belongs to one item",
-                    )
-                )
-            else:
-                slugs[(kind, language, alias)] = rel
-    return problems  # fmt: skip
-
-
 def moved_to(path):
     """The address `path` (decoded, as Django's request.path_info is) moved to, if it is an old
     address of a published item; else None."""
@@ -190,13 +170,14 @@ def moved_to(path):
 
 
 def path_moved_to(path):
-    """moved_to() of a path no item of the site has: an absolute-path alias's spelling, or None.
-    The stored path is one of the address's three spellings (alias_path_key)."""
+    """moved_to() of a path no item of the site has: an absolute-path alias's spelling, or one of
+    site.yaml's redirects', or None. The stored path is one of the address's three spellings
+    (alias_path_key)."""
     encoded = quote(path, safe=PATH_SAFE)
     key = alias_path_key(encoded)
     rows = published(PathAlias.objects.filter(path__in=[key, key + "/", key + ".html"]))
     row = rows.values_list("collection", "path", "target").first()
-    return dict(path_moves(*row)).get(encoded) if row else None
+    return dict(path_moves(*row)).get(encoded) if row else dict(site_moves()).get(encoded)
 
 
 # The routes of the standalone pages (pages/urls.py): `/<slug>` and `/<slug>.md`, at the top
@@ -270,8 +251,9 @@ def shadowed(path, languages=()):
 @cache
 def language_names():
     """The first segments of a language's own addresses after its code (`projects` of
-    /fr/projects, `feed.xml`, `tags`...), from the routes: an old address there would hide them.
-    Its standalone pages' (/fr/<slug>) are the content's, checked as the default language's."""
+    /fr/projects, `feed.xml`, `tags`...), from the routes and their files (`index.html`, the
+    home's in a build): an old address there would hide them. Its standalone pages' (/fr/<slug>)
+    are the content's, checked as the default language's."""
     names = set()
 
     def walk(patterns, prefix):
@@ -282,6 +264,9 @@ def language_names():
             elif (pattern.name or "").startswith("lang-") and route.startswith("<lang:lang>/"):
                 if pattern.name.removeprefix("lang-") not in STANDALONE_ROUTES:
                     names.add(route.removeprefix("<lang:lang>/").split("/", 1)[0])
+                    file = getattr(pattern, "distill_file", None) or ""
+                    if file.startswith("{}/"):
+                        names.add(file.removeprefix("{}/").split("/", 1)[0])
 
     walk(get_resolver().url_patterns, "")
     names.discard("")  # the language's home: /fr/ itself, checked apart
@@ -304,24 +289,45 @@ def language_codes():
     return frozenset(lang.code for lang in languages(Site.objects.first())[1:])
 
 
-@cache
-def reserved_stems():
-    """{stem: the site's own first segment}: what a standalone page's slug may not be. The
-    first segments of the site's addresses (reserved_names()) without their extension: a page at
-    /feed beside /feed.xml, at /index beside /index.html, would be taken for the site's own."""
-    names, _ = reserved_names()
-    stems = {}
+def stems(names):
+    """{stem: name} of first segments without their extension: a page at /feed beside /feed.xml,
+    at /index beside /index.html, would be taken for the site's own."""
+    found = {}
     for name in sorted(names):
         stem = name.split(".", 1)[0]
         if stem:
-            stems.setdefault(stem, name)
-    return stems
+            found.setdefault(stem, name)
+    return found
 
 
-def page_slug_problem(slug, languages=()):
+@cache
+def reserved_stems():
+    """{stem: the site's own first segment}: what a standalone page's slug may not be (the first
+    segments of the site's addresses, reserved_names(), by stem)."""
+    return stems(reserved_names()[0])
+
+
+@cache
+def language_stems():
+    """{stem: a language's own first segment}: what a translated page's earlier slug may not be
+    (/fr/<alias> beside /fr/projects, /fr/feed.xml, the home's fr/index.html)."""
+    return stems(language_names())
+
+
+def page_slug_problem(slug, languages=(), language=None):
     """Why a standalone page may not be at /<slug> (its slug, or one of its earlier slugs), or None.
     `languages`: the codes of the site's other languages (language_codes()): /fr would stand beside
-    /fr/, the home of the French pages (and fr.html beside fr/index.html in a build)."""
+    /fr/, the home of the French pages (and fr.html beside fr/index.html in a build).
+    `language`: the code of a translated page's, which is at /<language>/<slug> among that
+    language's own addresses (language_stems()); its slug is its original's, checked as such, and
+    an earlier slug `fr` there (/ja/fr) is no home."""
+    if language is not None:
+        taken = language_stems().get(slug)
+        return (
+            f"/{language}/{slug} would be taken for the site's own address /{language}/{taken}"
+            if taken
+            else None
+        )
     if slug in languages:
         return f"/{slug} would be taken for the site's pages in {slug} (/{slug}/, site.yaml's languages)"
     taken = reserved_stems().get(slug)
@@ -333,19 +339,89 @@ def page_slug_problem(slug, languages=()):
     return f"/{slug} would be taken for the site's own address /{taken}"
 
 
+def written_in(rel):
+    """The language of a translation's file (`fr` of articles/post.fr.md); "" for an original's."""
+    translation = translation_of(rel)
+    return translation[1] if translation else ""
+
+
+def page_address(rel, slug=None):
+    """The address of the page of the file `rel` (/about; /fr/about for pages/about.fr.md), or its
+    earlier address as `slug` (/about-me; /fr/a-propos)."""
+    translation = translation_of(rel)
+    if translation is None:
+        return "/" + (slug or slug_of(rel))
+    return f"/{translation[1]}/{slug or translation[0]}"
+
+
+def redirect_problems():
+    """Each of site.yaml's redirects moves to an address the site serves (serves()): checked once
+    the import's rows are written, since the item, tag or language it names may be this import's."""
+    pairs = Site.objects.values_list("redirects", flat=True).first() or []
+    return [
+        ContentError(
+            SITE_FILE,
+            "redirects",
+            f"{old!r}: expected an address this site serves (/, /articles, /feed.xml, a page's /about...); "
+            f"got {new!r}, which it does not",
+        )
+        for old, new in pairs
+        if not serves(new)
+    ]
+
+
+def serves(path):
+    """Whether a build writes a page or file at `path` (percent-encoded): it resolves to a route
+    django-distill freezes, with parameters among those it freezes (a published article's slug, a
+    tag there is, one of site.yaml's languages). Never an old address: no route's parameters are."""
+    try:
+        match = resolve(unquote(path))
+    except Resolver404:
+        return False
+    pattern = dict(distilled()).get(match.view_name)
+    if pattern is None:
+        return False
+    given = tuple(map(str, match.args or match.kwargs.values()))
+    for params in get_uri_values(pattern.distill_func, pattern.name):
+        params = () if params is None else params if isinstance(params, (tuple, list)) else (params,)
+        if tuple(map(str, params)) == given:
+            return True
+    return False
+
+
+# site.yaml, whose `redirects` are old addresses as the items' absolute-path aliases are.
+SITE_FILE = "site.yaml"
+
+
+def field_of(rel):
+    """The field that lists a file's old addresses."""
+    return "redirects" if rel == SITE_FILE else "aliases"
+
+
+def owned_by(rel):
+    """`rel` as the owner of an old address, in a message."""
+    return "one of site.yaml's redirects" if rel == SITE_FILE else f"an alias of {rel}"
+
+
 class AliasChecker:
     """The import's checks of aliases across files, against the site as this import leaves it:
-    `parsed(found)` for each file parsed, `problems()` once all are in, `write()` in the import's
-    transaction. Only the aliases table (small: one row per alias) and the items named by
-    aliases are read, so an edit's import stays as cheap at 10,000 items."""
+    `parsed(found)` for each file parsed, `problems()` once all are in (before their rows are
+    written: the tables hold the unchanged files' as they were), `write()` in the import's
+    transaction. A translation's aliases (`articles/<slug>.<lang>.md`, stored in its row) are
+    checked with the originals', by the same rules: its slugs among its kind's in its language
+    (they move /fr/articles/<alias>), its paths among every file's, a translated page's
+    addresses (/fr/<slug>, /fr/<alias>) as the default language's pages'. Only the aliases
+    tables (small: one row per alias), the translations with aliases and the translated pages,
+    and the items named by aliases are read, so an edit's import stays as cheap at 10,000 items."""
 
     def __init__(self, files, deleted):
         self.files = set(files)  # every content file discovered (all, or the edit's)
         self.deleted = set(deleted)
-        self.aliases = {}  # {rel: [slug alias]} of the items parsed
-        self.paths = {}  # {rel: [absolute-path alias]} of the items parsed
-        self.changed = set(deleted)  # items whose stored aliases no longer stand
-        self.pages = set()  # the standalone pages parsed
+        self.aliases = {}  # {rel: [slug alias]} of the items and translations parsed
+        self.paths = {}  # {rel: [absolute-path alias]} of the items and translations parsed
+        self.changed = set(deleted)  # files whose stored aliases no longer stand
+        self.pages = set()  # the standalone pages and their translations parsed
+        self.redirects = None  # site.yaml's redirects' old addresses, when it is parsed
 
     @cached_property
     def languages(self):
@@ -353,8 +429,10 @@ class AliasChecker:
         return language_codes()
 
     def parsed(self, found):
-        if not found.rel.endswith(".md") or translation_of(found.rel):
-            return  # a translation's aliases are its row's: translation_alias_problems checks them
+        if found.rel == SITE_FILE and found.fields is not None:
+            self.redirects = [old for old, _ in found.fields["redirects"]]
+        if not found.rel.endswith(".md"):
+            return
         if found.errors:
             self.changed.add(found.rel)  # its aliases are unknown: its stored ones do not stand
         elif found.fields is not None:
@@ -365,25 +443,39 @@ class AliasChecker:
             self.aliases[found.rel] = [alias for alias in written if not alias.startswith("/")]
             self.paths[found.rel] = [alias_path_stored(alias) for alias in written if alias.startswith("/")]
 
+    @cached_property
+    def stored_translations(self):
+        """[(rel, aliases)] of the stored translations whose file is unchanged (read before the
+        parsed ones' rows are written): those with aliases, and every translated page (its
+        address is taken)."""
+        from .models import Translation
+
+        rows = Translation.objects.filter(Q(kind="pages") | ~Q(aliases=[])).order_by("source_path")
+        return [row for row in rows.values_list("source_path", "aliases") if row[0] not in self.changed]
+
     def problems(self):
         return self.slug_problems() + self.path_problems() + self.page_problems() + self.language_problems()
 
     def path_problems(self):
-        """A path shadows no address of the site, and is one item's only (by its address:
-        `/a/` and `/a.html` are one)."""
+        """A path shadows no address of the site, and is one file's only (by its address:
+        `/a/` and `/a.html` are one), an original's or a translation's."""
         problems = []
-        for rel, paths in self.paths.items():
+        for rel, paths in [*self.paths.items(), (SITE_FILE, self.redirects or [])]:
             for path in paths:
                 if own := shadowed(path, self.languages):
-                    problems.append(ContentError(rel, "aliases", hiding(path, own)))
+                    problems.append(ContentError(rel, field_of(rel), hiding(path, own)))
         for entries in self.path_owners().values():
-            entries.sort(key=lambda entry: (entry[0] in self.paths, entry))  # unchanged files first
+            entries.sort(key=lambda entry: (self.rewritten(entry[0]), entry))  # unchanged files first
             first_rel, first_path = entries[0]
             for rel, path in entries[1:]:
                 same = "also" if path == first_path else f"the address of {first_path!r},"
-                message = f"{path!r} is {same} an alias of {first_rel}: an old address belongs to one item"
-                problems.append(ContentError(rel, "aliases", message))
+                message = f"{path!r} is {same} {owned_by(first_rel)}: an old address belongs to one item"
+                problems.append(ContentError(rel, field_of(rel), message))
         return problems
+
+    def rewritten(self, rel):
+        """Whether the old addresses `rel` lists are this import's (the file was parsed)."""
+        return rel in self.paths or (rel == SITE_FILE and self.redirects is not None)
 
     @cached_property
     def stored_paths(self):
@@ -398,21 +490,32 @@ class AliasChecker:
             rel = f"{collection}/{target}.md"
             if rel not in self.changed:
                 owners[alias_path_key(path)].append((rel, path))
+        for rel, aliases in self.stored_translations:
+            for path in aliases:
+                if path.startswith("/"):
+                    owners[alias_path_key(path)].append((rel, path))
         for rel, paths in self.paths.items():
             for path in paths:
                 owners[alias_path_key(path)].append((rel, path))
+        redirects = self.redirects
+        if redirects is None:  # site.yaml unchanged: its stored redirects stand
+            redirects = [old for old, _ in Site.objects.values_list("redirects", flat=True).first() or []]
+        for path in redirects:
+            owners[alias_path_key(path)].append((SITE_FILE, path))
         return owners
 
     def page_problems(self):
         """A standalone page's slug and earlier slugs are none of the site's own addresses
-        (page_slug_problem), and no absolute-path alias is a page's address, old or new
-        (`/about/`, `/about.html`, `/about.md` when there is a page `about`)."""
+        (page_slug_problem; a translation's earlier slugs none of its language's), and no
+        absolute-path alias is a page's address, old or new (`/about/`, `/about.html`, `/about.md`
+        when there is a page `about`; `/fr/about/` when it has a French translation)."""
         problems = []
         for rel in sorted(self.pages):
-            if problem := page_slug_problem(slug_of(rel), self.languages):
+            language = written_in(rel) or None
+            if not language and (problem := page_slug_problem(slug_of(rel), self.languages)):
                 problems.append(ContentError(rel, "file name", f"{problem}: name the page otherwise"))
             for alias in self.aliases.get(rel, []):
-                if problem := page_slug_problem(alias, self.languages):
+                if problem := page_slug_problem(alias, self.languages, language):
                     problems.append(ContentError(rel, "aliases", f"{alias!r}: {problem}"))
         taken = {}  # {"/<slug>": (rel, what)} of the pages' addresses after this import
         for slug in Page.objects.values_list("slug", flat=True):
@@ -421,26 +524,29 @@ class AliasChecker:
         for alias, target in Alias.objects.filter(collection="pages").values_list("slug", "target"):
             if (rel := f"pages/{target}.md") not in self.changed:
                 taken["/" + alias] = (rel, "an earlier address of")
-        for rel in self.pages:
-            taken["/" + slug_of(rel)] = (rel, "the address of")
-            taken.update(("/" + alias, (rel, "an earlier address of")) for alias in self.aliases.get(rel, []))
+        written = [row for row in self.stored_translations if row[0].startswith("pages/")]
+        written += [(rel, self.aliases.get(rel, [])) for rel in self.pages]
+        for rel, aliases in written:
+            taken[page_address(rel)] = (rel, "the address of")
+            earlier = (page_address(rel, alias) for alias in aliases if not alias.startswith("/"))
+            taken.update((address, (rel, "an earlier address of")) for address in earlier)
         for key, entries in sorted(self.path_owners().items()):
             page, what = taken.get(key.removesuffix(".md"), (None, None))
             for rel, path in entries if page else ():
                 message = f"{path!r} is {what} {page}: expected an old address the site does not use"
-                if rel in self.paths or page not in self.pages:
-                    problems.append(ContentError(rel, "aliases", message))
+                if self.rewritten(rel) or page not in self.pages:
+                    problems.append(ContentError(rel, field_of(rel), message))
                 else:  # a new or renamed page took an unchanged file's old address
                     problems.append(
-                        ContentError(page, "file name", f"its address is {path!r}, an alias of {rel}")
+                        ContentError(page, "file name", f"its address is {path!r}, {owned_by(rel)}")
                     )
         return problems
 
     def language_problems(self):
         """The unchanged files that site.yaml's languages may have just come to take (a page
-        `fr`, an earlier slug `fr`, an old address `/fr`, when it lists fr): the files parsed are
-        checked with the rest (page_problems, path_problems), as page_slug_problem and shadowed
-        tell."""
+        `fr`, an earlier slug `fr`, an old address `/fr` or `/fr/projects`, when it lists fr): the
+        files parsed are checked with the rest (page_problems, path_problems), as
+        page_slug_problem and shadowed tell."""
         codes = sorted(self.languages)
         problems = []
         for slug in Page.objects.filter(slug__in=codes).order_by("slug").values_list("slug", flat=True):
@@ -452,27 +558,39 @@ class AliasChecker:
             if (rel := f"pages/{target}.md") not in self.changed:
                 problem = page_slug_problem(alias, codes)
                 problems.append(ContentError(rel, "aliases", f"{alias!r}: {problem}"))
-        homes = [f"/{code}{end}" for code in codes for end in ("", "/", ".html")]
-        rows = PathAlias.objects.filter(path__in=homes).order_by("collection", "target", "path")
-        for collection, path, target in rows.values_list("collection", "path", "target"):
-            if (rel := f"{collection}/{target}.md") not in self.changed:
-                problems.append(ContentError(rel, "aliases", hiding(path, shadowed(path, codes))))
+        under = Q(path__in=[f"/{code}{end}" for code in codes for end in ("", ".html")])
+        for code in codes:
+            under |= Q(path__startswith=f"/{code}/")
+        rows = PathAlias.objects.filter(under).order_by("collection", "target", "path")
+        stored = [
+            (f"{c}/{target}.md", [path])
+            for c, path, target in rows.values_list("collection", "path", "target")
+        ]
+        for rel, aliases in stored + self.stored_translations:
+            for path in aliases:
+                where = path.startswith("/") and rel not in self.changed and shadowed(path, codes)
+                if where:
+                    problems.append(ContentError(rel, "aliases", hiding(path, where)))
         return problems
 
     def slug_problems(self):
+        """An alias is no item's slug of its kind (its own included), and one file's only: of
+        its kind, and for a translation of its language too (its old addresses are under its
+        prefix: /fr/articles/<alias>)."""
         problems = []
         for collection, model in ITEM_MODELS.items():
-            owners = defaultdict(list)  # {alias: [rel]} after this import
+            owners = defaultdict(list)  # {(language, alias): [rel]} after this import ("": originals')
             for alias, target in Alias.objects.filter(collection=collection).values_list("slug", "target"):
                 rel = f"{collection}/{target}.md"
                 if rel not in self.changed:
-                    owners[alias].append(rel)
-            for rel, aliases in self.aliases.items():
+                    owners[("", alias)].append(rel)
+            for rel, aliases in [*self.stored_translations, *self.aliases.items()]:
                 if rel.startswith(collection + "/"):
                     for alias in aliases:
-                        owners[alias].append(rel)
-            items = self.items(collection, model, list(owners))
-            for alias, rels in sorted(owners.items()):
+                        if not alias.startswith("/"):
+                            owners[(written_in(rel), alias)].append(rel)
+            items = self.items(collection, model, sorted({alias for _, alias in owners}))
+            for (_, alias), rels in sorted(owners.items()):
                 rels.sort(key=lambda rel: (rel in self.aliases, rel))  # unchanged files first
                 item = f"{collection}/{alias}.md"
                 for rel in rels:
@@ -504,9 +622,11 @@ class AliasChecker:
         return found
 
     def write(self):
-        """Replace the stored aliases of every parsed or deleted item (in the transaction)."""
+        """Replace the stored aliases of every parsed or deleted item (in the transaction). A
+        translation's are its row's (importer.translation_row), written with it."""
+        originals = [rel for rel in self.changed if not translation_of(rel)]
         for collection in ITEM_MODELS:
-            slugs = sorted(slug_of(rel) for rel in self.changed if rel.startswith(collection + "/"))
+            slugs = sorted(slug_of(rel) for rel in originals if rel.startswith(collection + "/"))
             for start in range(0, len(slugs), 500):
                 for model in (Alias, PathAlias):
                     model.objects.filter(
@@ -515,12 +635,14 @@ class AliasChecker:
         rows = (
             Alias(collection=rel.split("/")[0], slug=alias, target=slug_of(rel))
             for rel, aliases in self.aliases.items()
+            if not translation_of(rel)
             for alias in aliases
         )
         Alias.objects.bulk_create(rows, batch_size=500)
         paths = (
             PathAlias(collection=rel.split("/")[0], path=path, target=slug_of(rel))
             for rel, paths in self.paths.items()
+            if not translation_of(rel)
             for path in paths
         )
         PathAlias.objects.bulk_create(paths, batch_size=500)

@@ -450,7 +450,7 @@ def import_content(content_dir, *, workers=None, progress=None, full=False, only
         if errors:
             raise ContentInvalid(errors)  # rolls the transaction back: the database is as it was
         writer.flush()
-        errors = series_problems() + translation_problems()
+        errors = series_problems() + translation_problems() + aliases.redirect_problems()
         if errors:
             raise ContentInvalid(errors)  # the rows of every series, as written: rolled back
         media.write()
@@ -654,22 +654,23 @@ def translation_problems():
         kind: set(model.objects.values_list("slug", flat=True)) if translations else set()
         for kind, model in ITEM_MODELS.items()
     }
+
+    def unlisted(language, original):
+        if language == codes[0]:
+            return f"{language} is the site's default language: write it in {original}"
+        known = ", ".join(codes[1:]) or "none: site.yaml lists no languages"
+        return f"{language} is not one of site.yaml's languages (other than the default: {known})"
+
     for rel, kind, slug, language in translations:
         if language not in others:
-            if language == codes[0]:
-                message = f"{language} is the site's default language: write it in {kind}/{slug}.md"
-            else:
-                known = ", ".join(codes[1:]) or "none: site.yaml lists no languages"
-                message = f"{language} is not one of site.yaml's languages (other than the default: {known})"
-            problems.append(ContentError(rel, "language", message))
+            problems.append(ContentError(rel, "language", unlisted(language, f"{kind}/{slug}.md")))
         if slug not in originals[kind]:
             message = f"a translation into {language} of {kind}/{slug}.md, which does not exist"
             problems.append(ContentError(rel, "original", message))
     for rel, language in StackTranslation.objects.values_list("source_path", "language"):
         if language not in others:
-            message = f"{language} is not one of site.yaml's languages other than the default"
-            problems.append(ContentError(rel, "language", message))
-    return problems + (aliases.translation_alias_problems(originals) if translations else [])
+            problems.append(ContentError(rel, "language", unlisted(language, "stack.yaml")))
+    return problems
 
 
 def rows_of(rel):
@@ -706,6 +707,7 @@ def write_singleton(found):
                 "links": fields["links"],
                 "content_signals": fields["contentSignals"],
                 "image_hosts": fields["imageHosts"],
+                "redirects": fields["redirects"],
                 "comments": fields["comments"],
                 "analytics": fields["analytics"],
                 "languages": fields["languages"],

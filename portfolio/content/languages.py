@@ -6,14 +6,14 @@ function here then answers as if nothing were translated, so no page changes."""
 
 import contextvars
 import copy
+import gettext
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from types import SimpleNamespace
 
 from django.conf import settings
 from django.utils.text import capfirst
-from django.utils.translation import get_language_info
+from django.utils.translation import get_language_info, to_locale
 
 from .models import ITEM_MODELS, Collection, Page, Site, Stack, StackTranslation, Translation
 
@@ -223,25 +223,20 @@ def translated_stack(code):
 
 
 def catalog_missing(code):
-    """Whether the site's own words have no catalog in `code` (locale/<code>/LC_MESSAGES/django.mo
-    in LOCALE_PATHS): its pages then show English labels."""
+    """Whether the site's own words have no catalog in `code`: its pages then show English
+    labels. Looked up as Django's translations look (gettext's search from the code's locale
+    name: `zh_Hant-tw`, then `zh`), in LOCALE_PATHS."""
     if code.split("-")[0] == "en":
         return False
-    names = {code, code.replace("-", "_"), code.split("-")[0]}
-    if "-" in code:
-        head, tail = code.split("-", 1)
-        names.add(f"{head}_{tail.title() if len(tail) > 2 else tail.upper()}")
     return not any(
-        (Path(folder) / name / "LC_MESSAGES" / "django.mo").is_file()
-        for folder in getattr(settings, "LOCALE_PATHS", [])
-        for name in names
+        gettext.find("django", folder, [to_locale(code)]) for folder in getattr(settings, "LOCALE_PATHS", [])
     )
 
 
 def catalog_warnings(site=None):
     return [
         f"site.yaml: languages: {lang.code} has no catalog of the site's words "
-        f"(locale/{lang.code}/LC_MESSAGES/django.mo): its pages show English labels"
+        f"(locale/{to_locale(lang.code)}/LC_MESSAGES/django.mo): its pages show English labels"
         for lang in languages(site)
         if catalog_missing(lang.code)
     ]

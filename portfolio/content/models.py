@@ -401,6 +401,11 @@ class Site(Imported):
     image_hosts = models.JSONField(
         default=list, blank=True, help_text="site.yaml's imageHosts: hosts whose images bodies may show."
     )
+    redirects = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="site.yaml's redirects: [[old address, address of this site]], each answering 301.",
+    )
     comments = models.JSONField(default=dict, blank=True, help_text="site.yaml's comments: {giscus: {...}}.")
     analytics = models.JSONField(
         default=dict, blank=True, help_text="site.yaml's analytics: {provider: {...}}."

@@ -411,6 +411,32 @@ def alias_path_key(path):
     return path.removesuffix(".html")
 
 
+def redirect_map(value):
+    """site.yaml's `redirects`: {old address of a site before this one: an address of this site},
+    kept in the file's order as [old, new] pairs, stored (alias_path_stored). An old address is
+    written as an absolute-path alias is (alias_path_problem), none twice (by alias_path_key); that
+    it hides nothing and that the new one is served is checked across files (aliases.py)."""
+    if not isinstance(value, dict):
+        raise Invalid(f"expected a mapping of old address to address of this site such as {{/blog/: /}}; "
+                      f"got {describe(value)}")  # fmt: skip
+    seen, pairs = {}, []
+    for old, new in value.items():
+        if not isinstance(old, str) or not old.startswith("/"):
+            raise Invalid(f"{describe(old)}: expected an old address, {ALIAS_PATH_RULE}")
+        if problem := alias_path_problem(old):
+            raise Invalid(f"{old!r}: {problem}")
+        if not isinstance(new, str) or not new.startswith("/") or new.startswith("//"):
+            raise Invalid(f"{old!r}: expected an address of this site such as /articles; got {describe(new)}")
+        if problem := alias_path_problem(new):
+            raise Invalid(f"{old!r}: {problem.replace('expected ', 'expected an address of this site: ', 1)}")
+        key = alias_path_key(old)
+        if key in seen:
+            raise Invalid(f"{old!r} is the same address as {seen[key]!r}")
+        seen[key] = old
+        pairs.append([alias_path_stored(old), alias_path_stored(new)])
+    return pairs
+
+
 # A host name of site.yaml's `imageHosts` (`images.pexels.com`): labels of lowercase letters,
 # digits and inner hyphens, joined by dots, as the Content-Security-Policy's `img-src` names it.
 IMAGE_HOST_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*")
@@ -745,6 +771,7 @@ SITE = {
     "links": Field(records(SITE_LINK), required=False, default=[]),
     "contentSignals": Field(content_signals, required=False, default=CONTENT_SIGNALS),
     "imageHosts": Field(host_list, required=False, default=[]),
+    "redirects": Field(redirect_map, required=False, default=[]),
     "comments": Field(comments, required=False, default={}),
     "analytics": Field(analytics, required=False, default={}),
     "languages": Field(records(LANGUAGE), required=False, default=[]),

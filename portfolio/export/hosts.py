@@ -8,7 +8,7 @@ Host differences this handles:
   serves an existing file first, so there the extra rule never fires.
 - Cloudflare allows 2,000 static and 100 dynamic rules: the rules below are 4 static and 4 dynamic
   however many articles there are, plus 5 static rules per alias of a renamed item and one per
-  spelling of an absolute-path alias (portfolio/content/aliases.py's `spellings`).
+  spelling of an absolute-path alias or site.yaml redirect (portfolio/content/aliases.py's `spellings`).
 - A renamed item's old addresses answer 301 (portfolio/content/aliases.py). Those rules come
   first: Netlify applies the first rule that matches, and `/api/v1/projects/:slug.json` would
   catch an old `.json` address; Cloudflare counts every rule after the first dynamic one as
@@ -157,7 +157,7 @@ def assets_ignore():
 
 def redirects_file(extra_rules=(), moves=()):
     """`_redirects`: the moves of renamed items (301), the API's rewrites, then `extra_rules`."""
-    lines = ["# Old addresses of renamed items (front matter `aliases`)."] if moves else []
+    lines = ["# Old addresses (front matter `aliases`, site.yaml's `redirects`)."] if moves else []
     lines += [f"{old} {new} 301" for old, new in moves]
     lines += ["# Extensionless API paths are served from their .json files (status 200 rewrites)."]
     lines += [f"{source} {destination} 200" for source, destination in REWRITES]
@@ -174,7 +174,7 @@ def nginx_redirects(moves):
     lines += [f'set $portfolio_csp "{content_security_policy()}";']
     if articles := article_policy():  # comments: the articles' pages have their own
         lines += [f'if ($uri ~ "{ARTICLE_PAGE.pattern}") {{ set $portfolio_csp "{articles}"; }}']
-    lines += ["# Old addresses of renamed items (front matter `aliases`), written by the build."]
+    lines += ["# Old addresses (front matter `aliases`, site.yaml's `redirects`), written by the build."]
     lines += [f"location = {nginx_location(old)} {{ return 301 {new}$is_args$args; }}" for old, new in moves]
     return "\n".join(lines) + "\n"
 

@@ -18,7 +18,6 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 from django_distill.request import generate_filename, get_uri_values
-from django_distill.utils import iter_url_patterns
 
 from contact.hosting import redirect_rules
 from pages import series as series_
@@ -37,7 +36,7 @@ from portfolio.content.models import (
     Translation,
 )
 from portfolio.reversing import slug_reverser
-from portfolio.shows import Shows
+from portfolio.shows import Shows, distilled
 
 from . import hosts, manifest
 from .state import BuildFailed
@@ -50,16 +49,6 @@ class Target(NamedTuple):  # a tuple: 30,000 of them are made in a few milliseco
     depends: str  # what it shows, its route's Shows.key(params): "lists", "projects:tidewater"
     route: str = ""  # the URL's name, "pages:project"
     params: tuple = ()  # its parameters, ("tidewater",)
-
-
-def distilled():
-    """[(the route's name, its pattern)] of every route django-distill freezes, in the URL
-    configuration now in use (django-distill's own registry is the one it found at start-up)."""
-    return [
-        (f"{namespace}:{pattern.name}" if namespace else pattern.name, pattern)
-        for pattern, namespace, _ in iter_url_patterns()
-        if getattr(pattern, "is_distilled", False)
-    ]
 
 
 def declarations(routes):

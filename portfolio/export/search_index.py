@@ -61,7 +61,7 @@ ROUTES = {"pages:project", "pages:article"}
 # The other languages' pages too (pages/languages.py): Pagefind indexes each page under its
 # <html lang>, and /<lang>/search, in that language, searches that language's index.
 SITE_ROUTES = {"pages:stack", "pages:developers", "pages:page", "pages:lang-project", "pages:lang-article",
-               "pages:lang-page"}  # fmt: skip
+               "pages:lang-page", "pages:lang-stack"}  # fmt: skip
 SITE = "site"
 # At most this many item pages a bundle (half as many, or more, once there are several), until
 # there are MAX_BUNDLES; past that the bundles grow. An edit re-indexes its page's bundle, so

@@ -195,7 +195,7 @@ class Verifier:
         found = set()
         for kind, pattern, drafts in self.leaks:
             for value in drafts.keys() & set(pattern.findall(body)):
-                found.add(f"{path}: holds the {kind} of draft {drafts[value]}")
+                found.add(f"{path}: holds the {kind} of unpublished {drafts[value]}")
         return sorted(found)
 
     def check_api_json(self, path, data):

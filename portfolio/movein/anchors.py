@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 from portfolio.content import markdown
 
-from .markup import code_lines, outside_all_code, parse
+from .markup import outside_code, parse
 from .references import DEFINITION, LINK
 
 # A heading's old id, as the mark left at the end of its line until settle() takes it out:
@@ -163,4 +163,4 @@ def relink(body, ids_of):
 
     if "#" not in body or change(body) == body:  # nothing to point elsewhere: the body not parsed
         return body
-    return outside_all_code(body, change, code_lines(body))
+    return outside_code(body, change)

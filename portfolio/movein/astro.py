@@ -1,11 +1,14 @@
 """Astro blogs: the posts collection as the content config defines it (tsconfig.py: a glob()
 loader's folder anywhere, or a legacy src/content/<name>/ folder), else AstroPaper's src/data/blog/
-or src/content/blog/; the old addresses from the route that renders it; src/pages/*.md as pages;
+or src/content/blog/; the old addresses from the route that renders it, in the form the
+astro.config's `base`, `trailingSlash` and `build.format` gave them; src/pages/*.md as pages;
 public files in public/."""
 
 import os
+import posixpath
 import re
 from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
 
 from . import directives, tsconfig
 from .posts import MARKDOWN_SUFFIXES, NotASite, Post, Skip, leads_out, read_post, walk
@@ -24,9 +27,18 @@ DESCRIPTION = re.compile(r"""(?:\bdesc\s*:|\bSITE_DESCRIPTION\s*=)\s*(["'`])(?P<
 AUTHOR = re.compile(r"""\bauthor\s*:\s*(["'`])(?P<value>[^"'`\n]+)\1""")
 URL = re.compile(r"""\b(?:site|website)\s*:\s*(["'`])(?P<value>https?://[^"'`\s]+)\1""")
 
+# Astro's config files, in the order it looks for them: the first found is the one it reads.
+ASTRO_CONFIGS = [f"astro.config.{ext}" for ext in ("mjs", "js", "ts", "mts")]
+# The astro.config options that place the pages, and Astro's defaults for them.
+FORMATS = ("directory", "file", "preserve")
+TRAILING_SLASHES = ("ignore", "always", "never")
+
 # How much of each config file the title, description, author and address are looked for in (as
 # much as tsconfig.py reads of a content config).
 CONFIG_MAX = tsconfig.CONFIG_MAX
+# A feed's endpoint (src/pages/rss.xml.js: /rss.xml) and a paginated list's route.
+FEED = re.compile(r"(?:rss|feed|atom)\.xml\.(?:js|ts|mjs|mts)")
+LIST_PAGES = ("[...page].astro", "[page].astro")
 
 
 class Astro:
@@ -46,12 +58,13 @@ class Astro:
             raise NotASite(f"{source}: its {self.blog.relative_to(source)}/ {outside}")
         # AstroPaper's posts: addresses made by its getPath() (folders starting with `_` left out).
         self.astropaper = self.blog == source / "src/data/blog"
-        self.route = routes.get(self.collection) or (
-            "/posts/" if self.astropaper or not routes else f"/{self.collection}/"
+        # AstroPaper renders its posts with src/pages/posts/[...slug]/index.astro: an index route.
+        self.route, self.route_index = routes.get(self.collection) or (
+            "/posts/" if self.astropaper or not routes else f"/{self.collection}/",
+            self.astropaper,
         )
-        config, astro_config = "", ""
-        for name in ("src/config.ts", "src/config.js", "src/consts.ts", "src/consts.js", "astro.config.mjs",
-                     "astro.config.ts", "astro.config.js"):  # fmt: skip
+        config, astro_config, self.config_name = "", "", ""
+        for name in ("src/config.ts", "src/config.js", "src/consts.ts", "src/consts.js", *ASTRO_CONFIGS):
             if (source / name).is_file():
                 outside = leads_out(source / name, source)
                 if outside:
@@ -59,11 +72,14 @@ class Astro:
                     continue
                 text = (source / name).read_text(errors="replace")[:CONFIG_MAX] + "\n"
                 config += text
-                astro_config += text if name.startswith("astro.config.") else ""
+                if name.startswith("astro.config.") and not astro_config:  # the one Astro reads
+                    astro_config, self.config_name = text, name
         self.title = _found(TITLE, config)
         self.description = _found(DESCRIPTION, config)
         self.author = _found(AUTHOR, config)
         self.url = _found(URL, config).rstrip("/")
+        self.notes = []  # what the report says of the config (an option not read, and why)
+        self._read_placement(astro_config)
         # i18n: each locale's posts in a folder of its own under the collection's, named by its
         # path (Astro's recipe: blog/en/post.md, blog/fr/post.md, blog/french/ for a locale
         # written `{ path: "french", codes: ["fr"] }`); the default's are the originals.
@@ -71,6 +87,41 @@ class Astro:
         self.locales = {path.lower(): code.lower() for path, code in locales.items()}  # {folder: code}
         self.default_locale = default.lower()  # its path
         self.default_language = self.locales.get(self.default_locale, self.default_locale) or "en"
+
+    def _read_placement(self, text):
+        """The astro.config's options that decide each page's address: `base` (the path the
+        site was served under: `/my-blog/`, `my-blog` and `/my-blog` are one, as Astro makes them),
+        `build.format` and `trailingSlash`. One written so that it cannot be read without running
+        the file (`process.env.BASE`) is read as Astro's default, with a note."""
+        options = tsconfig.config_options(text, ("base", "site", "trailingSlash", "build.format"))
+        base = options.get("base") or ""
+        self.base_path = posixpath.normpath("/" + base.strip("/")).rstrip("/") if base else ""
+        self.format = self._option(options, "build.format", FORMATS)
+        self.trailing_slash = self._option(options, "trailingSlash", TRAILING_SLASHES)
+        if "base" in options and options["base"] is None:
+            self._note("base", "cannot be read without running it: the old addresses are read as served "
+                       "at the root; put the base path before them by hand if the site had one")  # fmt: skip
+        # Astro places the pages under `base` alone: `site`'s own path (a leftover of Astro
+        # before `base`) moves none of them (Astro's dev server too serves `base`, not it).
+        site_path = urlsplit(options.get("site") or "").path.rstrip("/")
+        if site_path and site_path != self.base_path:
+            self._note("site", f"has the path {site_path}, which Astro does not serve the pages under "
+                       f"(`base` alone places them: {self.base_path or 'none here'}); the old addresses "
+                       "are read so")  # fmt: skip
+
+    def _option(self, options, name, allowed):
+        """The option's value, else Astro's default (the first of `allowed`), with a note when it
+        is written and not read or not one of `allowed`."""
+        value = options.get(name)
+        if value in allowed:
+            return value
+        if name in options:
+            written = "cannot be read without running it" if value is None else f"is {value!r}"
+            self._note(name, f"{written}: read as Astro's default, {allowed[0]!r}")
+        return allowed[0]
+
+    def _note(self, name, text):
+        self.notes.append(f"{self.config_name}: `{name}` {text}")
 
     def _posts_collection(self, routes):
         """(name, folder, glob pattern or None) of the posts: the content config's collection named
@@ -173,13 +224,14 @@ class Astro:
             if path.suffix.lower() not in MARKDOWN_SUFFIXES:
                 continue
             parts = inside.with_suffix("").parts
-            parts = parts[:-1] if parts[-1] == "index" else parts
+            index = parts[-1] == "index"
+            parts = parts[:-1] if index else parts
             if not parts:
                 yield Skip(rel, "the home page: this site has its own")
                 continue
             page = read_post(path, self.source, "-".join(parts), kind="page")
             if isinstance(page, Post):
-                page.address = "/" + "/".join(parts) + "/"
+                page.address = self._served("/" + "/".join(parts), index)
             yield page
 
     def _locale(self, path):
@@ -191,26 +243,64 @@ class Astro:
     def old_addresses(self, post):
         """The route's address: `<route><id>/`, the id being the front matter's slug or the file's
         path under the collection's folder, each segment slugified as Astro does (an index.md is
-        its folder's); AstroPaper's as its getPath() makes it (folders starting with `_` left out)."""
+        its folder's); AstroPaper's as its getPath() makes it (folders starting with `_` left out).
+        Each under the base path, in the form the build wrote it (_served)."""
         if post.kind == "page":
             return [post.address]
         if isinstance(post.fields.get("slug"), str) and post.fields["slug"].strip():
-            return [f"{self.route}{post.fields['slug'].strip().strip('/')}/"]
+            return [self._served(self.route + post.fields["slug"].strip().strip("/"), self.route_index)]
         folders, prefix = post.path.parent.relative_to(self.blog).parts, ""
         if locale := self._locale(post.path):  # Astro's i18n routing: the default locale's at
             folders = folders[1:]  # the route, another's under /<its path>/ (prefixDefaultLocale: false)
             prefix = f"/{locale}" if post.language else ""
         elif self.astropaper:
             segments = [_segment(part) for part in folders if not part.startswith("_")]
-            return [self.route + "/".join([*segments, _segment(post.path.stem)]) + "/"]
+            path = self.route + "/".join([*segments, _segment(post.path.stem)])
+            return [self._served(path, self.route_index)]
         parts = [*folders, post.path.stem] if post.path.stem != "index" else list(folders)
-        return [prefix + self.route + "/".join(_github_slug(part) for part in parts) + "/"] if parts else []
+        if not parts:
+            return []
+        return [
+            self._served(
+                prefix + self.route + "/".join(_github_slug(part) for part in parts), self.route_index
+            )
+        ]
+
+    def _served(self, path, index):
+        """The address the old site served the page of `path` (`/blog/x`) at, under its base
+        path: `/blog/x.html` with `build.format: "file"`, and with "preserve" for a page whose
+        source is no index (`[...slug].astro`, `about.md`, not `[...slug]/index.astro`); else
+        its folder's, `/blog/x/` (`/blog/x` with `trailingSlash: "never"`), as Astro links it."""
+        if self.format == "file" or (self.format == "preserve" and not index):
+            return f"{self.base_path}{path}.html"
+        return self.base_path + path + ("" if self.trailing_slash == "never" else "/")
+
+    def site_moves(self):
+        """[(old address, new address)] of the old site's own addresses (site.yaml's `redirects`):
+        its feeds (an endpoint src/pages/rss.xml.js, feed.xml.ts, as @astrojs/rss is used) and
+        its posts' list (the route's src/pages/<route>/index.astro or [...page].astro)."""
+        pages, found = self.source / "src/pages", []
+        if not pages.is_dir() or leads_out(pages, self.source):
+            return found
+        for path in walk(pages):
+            inside = path.relative_to(pages).as_posix()
+            if FEED.fullmatch(path.name) and not leads_out(path, self.source):
+                found.append(("/" + inside.rsplit(".", 1)[0], "/feed.xml"))
+        folder = pages / self.route.strip("/")
+        lists = [folder / "index.astro", folder.with_suffix(".astro"), *(folder / n for n in LIST_PAGES)]
+        if self.route != "/" and any(path.is_file() for path in lists):
+            found.append((self.route, "/articles"))
+        return found
 
     def local_file(self, post, path):
-        """The file a local reference of the post names: `/x.png` is public/x.png, `@/assets/x`
-        is src/assets/x, anything else is relative to the post."""
+        """The file a local reference of the post names: `/x.png` is public/x.png (and so is
+        `/my-blog/x.png` under the base path), `@/assets/x` is src/assets/x, anything else is
+        relative to the post."""
         if path.startswith("/"):
-            return self.source / "public" / path.lstrip("/")
+            relative = path.lstrip("/")
+            if self.base_path and path.startswith(self.base_path + "/"):
+                relative = path[len(self.base_path) + 1 :]
+            return self.source / "public" / relative
         if path.startswith(("@/", "~/")):
             return self.source / "src" / path[2:]
         return post.path.parent / path
@@ -220,9 +310,9 @@ class Astro:
 
 
 def _routes(source):
-    """{collection: its address prefix} of the `[...slug].astro` (`[slug].astro`, `[...id].astro`,
-    `[...slug]/index.astro`) routes under src/pages and the collection each one's
-    getCollection() reads."""
+    """{collection: (its address prefix, whether its route is an index)} of the `[...slug].astro`
+    (`[slug].astro`, `[...id].astro`, `[...slug]/index.astro`: an index) routes under src/pages
+    and the collection each one's getCollection() reads."""
     pages = source / "src/pages"
     found = {}
     if not pages.is_dir() or leads_out(pages, source):
@@ -231,14 +321,15 @@ def _routes(source):
         if path.suffix != ".astro":
             continue
         parts = path.relative_to(pages).with_suffix("").parts
-        parts = parts[:-1] if parts[-1] == "index" and len(parts) > 1 else parts
+        index = parts[-1] == "index" and len(parts) > 1
+        parts = parts[:-1] if index else parts
         if not parts or not DYNAMIC.fullmatch(parts[-1]) or any("[" in part for part in parts[:-1]):
             continue
         if leads_out(path, source):
             continue
         read = GET_COLLECTION.search(path.read_text(errors="replace")[:CONFIG_MAX])
         if read:
-            found.setdefault(read["name"], "/" + "".join(f"{part}/" for part in parts[:-1]))
+            found.setdefault(read["name"], ("/" + "".join(f"{part}/" for part in parts[:-1]), index))
     return found
 
 

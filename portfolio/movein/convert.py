@@ -56,6 +56,7 @@ class Plan:
     addresses: int
     languages: list = field(default_factory=list)  # site.yaml's, the default first; [] for one
     notes: list = field(default_factory=list)  # the reader's words on the old site's config
+    redirects: list = field(default_factory=list)  # site.yaml's: [(old site's own address, new)]
 
     @property
     def failed(self):
@@ -78,8 +79,8 @@ class Context:
         self.by_address = {}  # {old address, normalised: (kind, slug)}
         self.primary = {}  # {source rel: the post's address on the old site}
         self.drafts = {}  # {(kind, slug): source rel} of the drafts
-        # {link: (kind, slug)}: the links this move wrote (a shortcode's, a Liquid tag's): converted
-        self.made = {}
+        self.made = {}  # {link this move wrote (a shortcode's, a Liquid tag's): (kind, slug)}: converted
+        self.redirects = {}  # {old site's own address, normalised: its new one} (site.yaml's)
         self.sources = {}  # {(kind, slug): source rel} of the originals
         self.anchors = {}  # {source rel: {old heading id: new}} (anchors.settle) of the bodies converted
         self.from_kind = "article"  # the kind of the item whose body is being converted
@@ -134,11 +135,20 @@ class Context:
     def heading_ids(self, rel, path):
         """{old heading id: new} of what the link `path` in the body of `rel` names: that post's
         own headings for "" (a link inside the page), the item's for a link this move made to it
-        (its original's: the file the link names); None for anything else."""
+        (its original's: the file the link names, or the address raw HTML's href is written as,
+        `/articles/<slug>`, `/<slug>`); None for anything else."""
         if not path:
             return self.anchors.get(rel)
         item = self.made.get(path)
+        if item is None and path.startswith("/"):  # raw HTML's href: the address it publishes at
+            slug = path.removeprefix("/articles/")
+            item = ("article", slug) if slug != path else ("page", path[1:])
         return self.anchors.get(self.sources.get(item)) if item else None
+
+    def redirected(self, address):
+        """The address of this site that the old site's own address `address` (its home under a
+        base path, its feed, its list) moves to (site.yaml's redirects), or None."""
+        return self.redirects.get(_normal(address)) if address else None
 
 
 class Move:
@@ -177,6 +187,8 @@ class Move:
         translations = [translation for translation, _ in matched]
         posts += translations
         moves = self._addresses(posts, slugs, context)
+        redirects, notes = self._redirects(posts, slugs, moves)
+        context.redirects = {_normal(old): new for old, new in redirects}
         media, hosts, files, bodies = Media(self.source, self.dest), set(), {}, {}
         # Every body first: a link to another post's heading needs the id that post's heading
         # gets (anchors.py), known once its body is converted.
@@ -213,8 +225,27 @@ class Move:
             outcomes.append(outcome)
         outcomes.sort(key=lambda outcome: outcome.rel)
         addresses = sum(len(paths) for paths in moves.values())
-        notes = getattr(self.site, "notes", [])
-        return Plan(outcomes, files, media.copies, hosts, addresses, languages, notes)
+        notes = getattr(self.site, "notes", []) + notes
+        return Plan(outcomes, files, media.copies, hosts, addresses, languages, notes, redirects)
+
+    def _redirects(self, posts, slugs, moves):
+        """([(old address, new address)] of the old site's own addresses for site.yaml's
+        `redirects` (its reader's site_moves()), [notes]): one the import would refuse (this
+        site's own address, a moved post's old address or a page's) is left out, saying why."""
+        taken = {_key(alias): "a moved post's old address" for found in moves.values() for alias in found}
+        taken |= {f"/{slugs[post.rel]}": f"the page {slugs[post.rel]}'s address" for post in posts
+                  if post.kind == "page" and not post.language}  # fmt: skip
+        found, notes = [], []
+        for old, new in getattr(self.site, "site_moves", list)():
+            address = _address(old)
+            problem = alias_problem(address, self.others) if address else "is not a path"
+            problem = problem or (f"is {taken[_key(address)]}" if _key(address) in taken else None)
+            if problem:
+                notes.append(f"site.yaml: redirects: the old site's {old!r} left out: it {problem}")
+                continue
+            taken[_key(address)] = "listed"
+            found.append((address, new))
+        return found, notes
 
     def _originals(self, posts, translations, outcomes):
         """[(translation, its original)]: each translation's original is the post or page of its

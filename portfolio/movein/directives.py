@@ -20,15 +20,13 @@ import html
 import re
 from urllib.parse import quote
 
-from .markup import FENCE, closes, link_text, prose_parts
+from .markup import ALERTS, FENCE, alert_head, closes, link_text, prose_parts
 
 # A directive's name, then its optional `[label]` and `{attributes}`, to the line's end.
 REST = r"(?P<name>[A-Za-z][\w-]*)(?:\[(?P<label>[^\]\n]*)\])?(?:\{(?P<attrs>[^}\n]*)\})?\s*$"
 LEAF = re.compile(r"^ {0,3}::" + REST)
 CONTAINER = re.compile(r"^ {0,3}(?P<colons>:{3,})\s*(?:" + REST.removesuffix(r"\s*$") + r")?\s*$")
 ATTRIBUTE = re.compile(r"""(?P<key>[#.]?[\w-]+)(?:\s*=\s*(?P<value>"[^"]*"|'[^']*'|[^\s"'}]+))?""")
-ALERTS = {"note": "NOTE", "tip": "TIP", "important": "IMPORTANT", "warning": "WARNING", "caution": "CAUTION",
-          "danger": "CAUTION", "info": "NOTE"}  # fmt: skip
 REPOSITORY = re.compile(r"[\w.-]+/[\w.-]+")
 OWNER = re.compile(r"[\w.-]+(?:/[\w.-]+)?")  # a GitHub user, or a repository
 # A text directive: `:name[label]{attributes}`. remark-directive reads one after any character but
@@ -87,9 +85,7 @@ def convert(post, body):
             name = container["name"].lower()
             alert = ALERTS.get(name)
             if alert:
-                out.append(prefix + f"> [!{alert}]")
-                if container["label"]:
-                    out.append(prefix + f"> **{link_text(container['label'])}**")
+                out += [prefix + line for line in alert_head(alert, container["label"] or "")]
             else:
                 name = container["name"]
                 post.warn(f"directive :::{name} has no equivalent here: dropped, its text kept", at)

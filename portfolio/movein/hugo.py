@@ -1,10 +1,12 @@
 """Hugo sites: pages under content/ (YAML `---`, TOML `+++` or JSON front matter), leaf bundles
 (`posts/name/index.md` and its files), shortcodes, permalinks from the site's config, aliases."""
 
+import posixpath
 import re
+import unicodedata
 from collections import Counter
 from pathlib import PurePosixPath
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 from . import anchors, deflists, shortcodes
 from .frontmatter import read_config
@@ -42,6 +44,7 @@ class Hugo:
         self.menu_files = {}  # {language: [(config/_default/menus.<language>.toml, its menus)]}
         config = self._config()
         params = config.get("params") if isinstance(config.get("params"), dict) else {}
+        self.params = params  # the site's, keys lower-cased: what a page's {{< param >}} falls back to
         languages = config.get("languages") if isinstance(config.get("languages"), dict) else {}
         self.default_language = text_of(config.get("defaultcontentlanguage")).lower() or "en"
         self.languages = {str(code).lower() for code in languages}
@@ -89,7 +92,14 @@ class Hugo:
         self.url = base.rstrip("/") if base.startswith(("http://", "https://")) else ""
         # The baseURL's path as written: Hugo lower-cases the pages' paths, never the baseURL's.
         self.base_path = urlsplit(base).path.rstrip("/") if self.url else ""
-        self.lowercase = not config.get("disablepathtolower", False)
+        self.lowercase = not _flag(config.get("disablepathtolower"))
+        self.remove_accents = _flag(config.get("removepathaccents"))
+        # `defaultContentLanguageInSubdir`: the default language's pages are under /<code>/ too
+        # (/en/posts/hello/, its home /en/; / only redirects there), as the other languages' are.
+        in_subdir = _flag(config.get("defaultcontentlanguageinsubdir"))
+        self.default_prefix = f"/{self.default_language}" if in_subdir else ""
+        # The old site's home: / (under the baseURL's path), else /<code>/ with the setting.
+        self.home = self.base_path + self.default_prefix
         permalinks = config.get("permalinks") if isinstance(config.get("permalinks"), dict) else {}
         if isinstance(permalinks.get("page"), dict):  # Hugo 0.112+: permalinks by page kind
             permalinks = permalinks["page"]
@@ -212,6 +222,7 @@ class Hugo:
                 pages.append(post)
         counts = Counter(p.section.split("/")[0] for p in pages if isinstance(p, Post) and p.section)
         main = set(self.main_sections) or ({counts.most_common(1)[0][0]} if counts else set())
+        self.main = sorted(main)  # the sections of the posts (site_moves: their lists and feeds)
         for post in pages:
             if isinstance(post, Post) and post.section.split("/")[0] not in main:
                 post.kind = "page"
@@ -314,21 +325,23 @@ class Hugo:
 
     def old_addresses(self, post):
         """The page's address on the old site (front matter `url`, else the section's permalink
-        pattern, else /<section>/<slug or name>/, lower-cased unless the config says not to),
-        under the baseURL's path as written; then its `aliases` (a relative one taken from the
-        page's folder, an absolute one under the baseURL's path, as Hugo writes them)."""
+        pattern, else /<section>/<slug or name>/, each part made a path as Hugo makes it:
+        `_urlize`), under /<language>/ for another language's page (and the default language's
+        with `defaultContentLanguageInSubdir`), under the baseURL's path as written; then its
+        `aliases` (a relative one taken from the page's folder, an absolute one under the
+        baseURL's path, as Hugo writes them)."""
+        prefix = f"/{post.language}" if post.language else self.default_prefix
         url = post.fields.get("url")
         if isinstance(url, str) and url.strip():
+            # As written (Hugo neither sanitizes nor lower-cases it); a `url` without a leading
+            # slash is the language's (/fr/about/), one with it the site's (/about/ in any language).
             page = urlsplit(url.strip()).path or "/"
-            page = page if page.startswith("/") else "/" + page
+            page = page if page.startswith("/") else f"{prefix}/{page}"
         else:
             pattern = self.permalinks.get(post.section.split("/")[0]) if post.section else None
-            folder = f"/{post.section}" if post.section else ""
-            page = self._permalink(pattern, post) if pattern else f"{folder}/{self._slug(post)}/"
-            if self.lowercase:
-                page = page.lower()
-        if post.language:  # Hugo publishes another language's pages under /<lang>/
-            page = f"/{post.language}{page}"
+            page = self._permalink(pattern, post) if pattern else self._default_path(post)
+            # Hugo escapes a `#` the path keeps (C# is /posts/c%23/), as a path has to be written.
+            page = prefix + page.replace("#", "%23")
         page = self.base_path + page
         found = [page]
         directory = str(PurePosixPath(page).parent).rstrip("/") + "/"
@@ -338,23 +351,61 @@ class Hugo:
                 found.append(self.base_path + alias if alias.startswith("/") else directory + alias)
         return found
 
-    def _slug(self, post):
+    def site_moves(self):
+        """[(old address, new address)] of the old site's own addresses (site.yaml's `redirects`):
+        its home under the baseURL's path, its feed (`index.xml`), each main section's list and
+        feed (/posts/, /posts/index.xml), as Hugo writes them."""
+        home = self.home
+        found = [(home + "/", "/")] if home else []
+        found.append((home + "/index.xml", "/feed.xml"))
+        for section in getattr(self, "main", []):
+            path = f"{home}/{self._urlize(section)}"
+            found += [(path + "/", "/articles"), (path + "/index.xml", "/feed.xml")]
+        return found
+
+    def _urlize(self, text):
+        """`text` made a path as this site's Hugo made it (its PathSpec.MakePathSanitized)."""
+        return _urlize(text, lowercase=self.lowercase, remove_accents=self.remove_accents)
+
+    def _token(self, text):
+        """A permalink's `:title`, `:slug` or `:filename`: `text` made a path, then read as a URL
+        and written again (Hugo's PathSpec.URLize), which loses a `#` that ends it and is its
+        first: whatever follows the first `#` is a fragment, and an empty one is not written
+        (`Learning C#` is learning-c, `C# notes` c#-notes)."""
+        made = self._urlize(text)
+        return made[:-1] if made.find("#") == len(made) - 1 else made
+
+    def _default_path(self, post):
+        """/<section>/<slug or name>/ as Hugo makes it: each part from the file's path made a path
+        after Hugo's own normalizing (lower-cased, its spaces hyphens) unless disablePathToLower;
+        the slug made a path as it is written."""
+        read = [post.section] if post.section else []
+        parts = [self._urlize(_normalize(part) if self.lowercase else part) for part in read]
         slug = post.fields.get("slug")
-        return _urlize(str(slug)) if isinstance(slug, (str, int)) and str(slug).strip() else post.name
+        if isinstance(slug, (str, int)) and str(slug).strip():
+            parts.append(self._urlize(str(slug)))
+        else:
+            parts.append(self._urlize(_normalize(post.name) if self.lowercase else post.name))
+        return "".join(f"/{part}" for part in parts if part) + "/"
 
     def _permalink(self, pattern, post):
+        """The section's permalink pattern with the page's values, as Hugo expands it: the title,
+        slug and file name each made a path (`_urlize`), the whole query-unescaped (a `+` is a
+        space), cleaned, and made a path again."""
         date = date_of(post.fields.get("date")) or date_of(post.fields.get("publishDate"))
-        title = _urlize(str(post.fields.get("title") or post.name))
-        slug = self._slug(post) if post.fields.get("slug") else None
+        title = self._token(str(post.fields.get("title") or post.name))
+        slug = post.fields.get("slug")
+        slug = self._token(str(slug)) if isinstance(slug, (str, int)) and str(slug).strip() else None
+        filename = self._token(post.name)
         values = {
             "section": post.section.split("/")[0],
             "sections": post.section,
             "title": title,
             "slug": slug or title,
-            "filename": post.name,
-            "contentbasename": post.name,
-            "slugorfilename": slug or post.name,
-            "slugorcontentbasename": slug or post.name,
+            "filename": filename,
+            "contentbasename": filename,
+            "slugorfilename": slug or filename,
+            "slugorcontentbasename": slug or filename,
         }
         if date:
             values.update(
@@ -363,8 +414,11 @@ class Hugo:
                 weekday=str(date.isoweekday() % 7), weekdayname=date.strftime("%A"),
             )  # fmt: skip
         path = re.sub(r":(\w+)", lambda m: values.get(m[1], m[0]), pattern)
-        path = "/" + path.lstrip("/")
-        return re.sub(r"/{2,}", "/", path)
+        path = unquote_plus(path)  # Hugo's url.QueryUnescape of the expanded pattern
+        trailing = "/" if path.endswith("/") else ""
+        # Go's path.Clean (no `.`, `..` nor trailing slash: `/c  /` is /c/), then made a path.
+        path = self._urlize(posixpath.normpath("/" + re.sub(r"/{2,}", "/", path.lstrip("/"))))
+        return path if path.endswith("/") else path + trailing
 
     def local_file(self, post, path):
         """`/x.png` is static/x.png (or assets/x.png); anything else is relative to the page,
@@ -378,7 +432,7 @@ class Hugo:
         return post.path.parent / path
 
     def convert_body(self, post, body, context):
-        converted = shortcodes.convert(post, body, context)
+        converted = shortcodes.convert(post, body, context, self.params)
         if self.heading_attributes:  # `## Install it {#install}`
             converted = anchors.heading_attributes(post, converted, body, anchors.GOLDMARK)
         return deflists.convert(post, converted, body) if self.definition_lists else converted
@@ -432,10 +486,74 @@ def _headless(fields):
     return fields.get("headless") is True or never
 
 
-def _urlize(text):
-    """Hugo's urlize, near enough: spaces become hyphens, what a path cannot hold goes."""
-    text = re.sub(r"\s+", "-", text.strip())
-    return re.sub(r"[^\w\-./~+]", "", text)
+# Go's unicode.IsSpace: Python's str.isspace() less the separators U+001C to U+001F.
+GO_SPACES = frozenset("\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | frozenset(
+    map(chr, range(0x2000, 0x200B))
+)
+HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _urlize(text, lowercase=True, remove_accents=False):
+    """`text` made a path as Hugo makes one (PathSpec.MakePathSanitized, which its `urlize` and
+    permalinks' `:title`, `:slug` and `:filename` use, and every page's path): `_sanitize`d, its
+    accents removed with `removePathAccents`, lower-cased unless `disablePathToLower`."""
+    text = _sanitize(text)
+    if remove_accents:  # Hugo's text.RemoveAccentsString: NFD, no nonspacing marks, NFC
+        text = unicodedata.normalize("NFD", text)
+        text = "".join(char for char in text if unicodedata.category(char) != "Mn")
+        text = unicodedata.normalize("NFC", text)
+    return _go_lower(text) if lowercase else text
+
+
+def _sanitize(text):
+    """Hugo's paths.Sanitize: the characters a path may hold kept (letters, digits, marks,
+    `. / \\ _ # + ~ - @`, a `%` before two hex digits), every other dropped; a run of spaces
+    becomes one hyphen, written only before the next character kept, and never after an
+    explicit hyphen (nor before one: `a - b` is `a-b`); leading and trailing spaces go."""
+    kept, hyphen, was_hyphen = [], False, False
+    for index, char in enumerate(text):
+        if _allowed(text, index, char):
+            was_hyphen = char == "-"
+            if hyphen and not was_hyphen:
+                kept.append("-")
+            hyphen = False
+            kept.append(char)
+        elif kept and not was_hyphen and char in GO_SPACES:
+            hyphen = True
+    return "".join(kept)
+
+
+def _allowed(text, index, char):
+    """Hugo's isAllowedPathCharacter."""
+    if char == " ":
+        return False
+    category = unicodedata.category(char)
+    return (
+        category[0] == "L"  # unicode.IsLetter
+        or category == "Nd"  # unicode.IsDigit
+        or char in "./\\_#+~-@"
+        or category[0] == "M"  # unicode.IsMark
+        or (char == "%" and index + 2 < len(text) and text[index + 1] in HEX and text[index + 2] in HEX)
+    )
+
+
+def _normalize(path):
+    """Hugo's paths.NormalizePathStringBasic, which a content file's path is read through: lower-
+    cased, its spaces (U+0020 only) hyphens."""
+    return _go_lower(path).replace(" ", "-")
+
+
+def _go_lower(text):
+    """Go's strings.ToLower: each character's simple lower case (no final sigma, İ is i)."""
+    return "".join("i" if char == "\u0130" else char.lower() for char in text)
+
+
+def _flag(value):
+    """A config's boolean as Hugo casts it (cast.ToBool: a number not 0, strconv.ParseBool's
+    strings: "true", "True", "TRUE", "t", "T", "1")."""
+    if isinstance(value, (bool, int, float)):
+        return bool(value)
+    return isinstance(value, str) and value.strip() in ("true", "True", "TRUE", "t", "T", "1")
 
 
 def _lower(value, depth=0):

@@ -70,6 +70,11 @@ class Jekyll:
         base = text_of(config.get("baseurl")).strip("/")
         self.base_path = "/" + base if base else ""
         self.permalink = text_of(config.get("permalink")) or "date"
+        # jekyll-feed's feed (`feed: {path: ...}` moves it), under the baseurl: site_moves().
+        plugins = config.get("plugins") or config.get("gems") or []
+        feed = config.get("feed") if isinstance(config.get("feed"), dict) else {}
+        written = text_of(feed.get("path")).strip("/") or "feed.xml"
+        self.feed = f"{self.base_path}/{written}" if "jekyll-feed" in map(str, plugins) else None
         exclude = config.get("exclude")
         self.exclude = {str(name).strip("/") for name in exclude} if isinstance(exclude, list) else set()
         self.exclude |= {"README.md", "CHANGELOG.md", "LICENSE.md", "CONTRIBUTING.md"}
@@ -269,6 +274,12 @@ class Jekyll:
         return [self.base_path + "/" + old.strip().lstrip("/")
                 for old in ([redirects] if isinstance(redirects, str) else redirects or [])
                 if isinstance(old, str) and old.strip()]  # fmt: skip
+
+    def site_moves(self):
+        """[(old address, new address)] of the old site's own addresses (site.yaml's `redirects`):
+        its home under the baseurl, jekyll-feed's feed."""
+        found = [(self.base_path + "/", "/")] if self.base_path else []
+        return found + ([(self.feed, "/feed.xml")] if self.feed else [])
 
     def local_file(self, post, path):
         """`/assets/x.png` is SOURCE/assets/x.png; a relative path is tried beside the post, then

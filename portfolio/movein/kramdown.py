@@ -21,7 +21,7 @@ import bisect
 import re
 
 from . import anchors, deflists
-from .markup import FENCE, closes, code_lines, code_spans, lazy_pairs, outside_code, parse
+from .markup import ALERTS, FENCE, alert_head, closes, code_lines, code_spans, lazy_pairs, outside_code, parse
 
 # An attribute list: `{:` then neither `:` (an extension, `{::options /}`) nor `/` (the end of one,
 # `{:/comment}`).
@@ -39,9 +39,6 @@ ABBREVIATION = re.compile(r"^ {0,3}\*\[(?P<name>[^\]\n]+?)\]:[ \t]*(?P<title>.*?
 IAL_ID = re.compile(r"(?<![^\s])#(?P<id>\w[\w-]*)(?![^\s}])")
 ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 SETEXT_LINE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
-CALLOUTS = {"note": "NOTE", "info": "NOTE", "primary": "NOTE", "tip": "TIP", "success": "TIP",
-            "important": "IMPORTANT", "warning": "WARNING", "danger": "CAUTION",
-            "caution": "CAUTION"}  # fmt: skip
 
 
 def callout(inside):
@@ -52,8 +49,8 @@ def callout(inside):
         if name == "notice":
             return "NOTE"
         for word in reversed(re.split(r"-+", name)):
-            if word in CALLOUTS:
-                return CALLOUTS[word]
+            if word in ALERTS:
+                return ALERTS[word]
     return None
 
 
@@ -161,7 +158,7 @@ def convert(post, body, original):
                 first = paragraph[0]
                 for index in paragraph:
                     out[index] = "> " + out[index]
-                out.insert(first, f"> [!{alert}]")
+                out.insert(first, alert_head(alert)[0])
                 warn(f"kramdown {{:{inside}}}: the paragraph is a {alert.lower()} callout", line.strip())
             else:
                 warn(f"kramdown attribute list {{:{inside}}} has no equivalent here: dropped", line.strip())
@@ -171,7 +168,7 @@ def convert(post, body, original):
             paragraph = []
         else:
             paragraph.append(len(out))
-        out.append(outside_code(line, inline) if "{:" in line else line)
+        out.append(outside_code(line, inline, blocks=False) if "{:" in line else line)
     pieces.append((fence is not None or in_code, out))
     converted = "\n".join(
         "\n".join(run) if is_code else without_comments("\n".join(run)) for is_code, run in pieces if run

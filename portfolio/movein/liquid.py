@@ -1,10 +1,11 @@
 """Jekyll's Liquid in a post's body: the tags a blog post uses converted (`highlight`, `raw`,
-`post_url`, `link`, the site's base URL); anything else kept as written and reported with its
-line (Liquid has no meaning on this site)."""
+`post_url`, `link`, the site's base URL); any other (`{% include %}`, `{{ page.title }}`) hidden in
+an HTML comment, never shown, and reported with its line (Liquid has no meaning on this site). In
+code, where a comment would be shown, such a tag is kept as written and reported."""
 
 import re
 
-from .markup import fenced, substitute_pairs
+from .markup import Code, Hidden, fenced, substitute_pairs
 from .references import MISSING  # a reference to nothing, its warning given
 
 # Block tags, each an opening and a closing pattern: the text between is found by
@@ -52,15 +53,35 @@ def convert(post, body, context):
     text = POST_URL.sub(link, text)
     text = SITE_URL.sub("", text)
     text = FILTERED.sub(lambda m: m["path"], text)
-    at = Finder(body)
-    for tag in tags(text):
-        post.warn(f"Liquid {_short(tag)} kept as written", at(tag))
-    return restore(text)
+    return restore(_hide_tags(post, text, Finder(body)))
+
+
+def _hide_tags(post, text, at):
+    """`text` with each tag left hidden in an HTML comment (as written in code), each reported."""
+    code, hidden, out, position = Code(text), Hidden(), [], 0
+    for start, end in spans(text):
+        tag = text[start:end]
+        out.append(text[position:start])
+        if start in code:
+            post.warn(f"Liquid {_short(tag)} in code: kept as written", at(tag))
+            out.append(tag)
+        else:
+            post.warn(f"Liquid {_short(tag)} has no equivalent here: hidden in an HTML comment", at(tag))
+            out.append(hidden(tag))
+        position = end
+    out.append(text[position:])
+    return hidden.place("".join(out))
 
 
 def tags(text):
-    """Every `{% ... %}` and `{{ ... }}` of `text`, left to right (as `\\{%.*?%\\}|\\{\\{.*?\\}\\}`
-    would find them, but an opening never closed is searched past once, not once per opening)."""
+    """Every `{% ... %}` and `{{ ... }}` of `text`, left to right."""
+    return [text[start:end] for start, end in spans(text)]
+
+
+def spans(text):
+    """(start, end) of every `{% ... %}` and `{{ ... }}` of `text`, left to right (as
+    `\\{%.*?%\\}|\\{\\{.*?\\}\\}` would find them, but an opening never closed is searched past
+    once, not once per opening)."""
     position, unclosed = 0, set()
     while (opening := OPENING.search(text, position)) is not None:
         kind = opening[0]
@@ -69,7 +90,7 @@ def tags(text):
             unclosed.add(kind)
             position = opening.start() + 1
             continue
-        yield text[opening.start() : end + 2]
+        yield opening.start(), end + 2
         position = end + 2
 
 

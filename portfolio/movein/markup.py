@@ -1,9 +1,8 @@
-"""Small helpers for writing markdown: code fences, link text, and applying a change to the
-parts of a body that are not code."""
+"""Small helpers for writing markdown: code fences, link text, alerts, text hidden in HTML
+comments, and applying a change to the parts of a body that are not code."""
 
 import bisect
 import re
-import threading
 
 from portfolio.content import markdown
 
@@ -11,7 +10,19 @@ from portfolio.content import markdown
 # string has no backtick, as "```a``` b" is a code span in a paragraph).
 FENCE = re.compile(r"(?P<indent> {0,3})(?P<fence>`{3,}+(?![^`]*`)|~{3,})")
 BACKTICKS = re.compile(r"`+")
-_local = threading.local()  # parse()'s parser, one per thread
+# The kinds of callout themes and generators name (a kramdown class, a directive, a shortcode's
+# type), as the site's alerts: GitHub's five.
+ALERTS = {"note": "NOTE", "info": "NOTE", "primary": "NOTE", "tip": "TIP", "success": "TIP",
+          "important": "IMPORTANT", "warning": "WARNING", "caution": "CAUTION", "danger": "CAUTION",
+          "error": "CAUTION"}  # fmt: skip
+# A hidden text's place while a body is converted (see Hidden).
+HIDDEN = re.compile("\x01(\\d+)\x01")
+MARKED_LINE = re.compile("^[^\n\x01]*\x01[^\n]*", re.M)  # anchored: each line read once
+# Where a code block can be: a fence, or a line indented 4 columns (a tab is 4).
+MAYBE_CODE = re.compile(r"```|~~~|    |\t")
+# A line's container markers (quotes, list items) then the hidden texts that open its content.
+LEADING_HIDDEN = re.compile(r"(?P<prefix>(?:[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])))*[ \t]*)"
+                            r"(?P<marks>(?:\x01\d+\x01[ \t]*)+)")  # fmt: skip
 
 
 def lazy_pairs(text, opening, closing, position=0):
@@ -60,85 +71,142 @@ def fenced(code, language=""):
     return f"{fence}{language}\n{code.strip(chr(10))}\n{fence}"
 
 
+def alert_head(alert, title=""):
+    """The first lines of a GitHub alert (the site renders it as a callout), its title in bold."""
+    return [f"> [!{alert}]"] + ([f"> **{link_text(title)}**"] if title.strip() else [])
+
+
+def alert(kind, title, text):
+    """`text` (markdown) as the alert of the callout `kind` a theme names (a note for a kind this
+    site has none of), `title` in bold on its first line."""
+    lines = alert_head(ALERTS.get(kind.lower(), "NOTE"), title)
+    lines += [f"> {line}" if line.strip() else ">" for line in text.strip("\n").split("\n") if text.strip()]
+    return "\n".join(lines)
+
+
+class Hidden:
+    """Texts kept out of sight: each becomes an HTML comment in the body, not shown, for its owner
+    to find. Each is a mark while the body is converted, placed at the end: a comment that opens
+    a line is an HTML block, which takes the rest of its line as raw HTML (`<!-- x --> **a**`
+    would show its asterisks), so there the comment goes to the line's end."""
+
+    def __init__(self):
+        self.texts = []
+
+    def __call__(self, text):
+        """The mark standing for `text` until place()."""
+        self.texts.append(text)
+        return f"\x01{len(self.texts) - 1}\x01"
+
+    def place(self, text):
+        """`text` with every mark an HTML comment."""
+        if not self.texts:
+            return text
+        return MARKED_LINE.sub(lambda line: self._comments(self._moved(line[0])), text)
+
+    def _moved(self, line):
+        found = LEADING_HIDDEN.match(line)
+        rest = line[found.end() :] if found else ""
+        if not rest.strip():
+            return line
+        return found["prefix"] + rest.rstrip() + " " + found["marks"].strip()
+
+    def _comments(self, line):
+        def comment(mark):
+            index = int(mark[1])
+            if index >= len(self.texts):
+                return mark[0]  # not a mark of ours: a control character the author wrote
+            # A comment ends at the first `-->`, and a blank line inside would end its paragraph.
+            text = re.sub(r"\n[ \t]*(?=\n)", "", self.texts[index]).replace("-->", "--&gt;")
+            return f"<!-- {text} -->"
+
+        return HIDDEN.sub(comment, line) if "\x01" in line else line
+
+
 def link_text(text):
     """Text that can sit between a markdown link's brackets."""
     return re.sub(r"\s+", " ", text).replace("[", "(").replace("]", ")").strip()
 
 
-def outside_code(text, change):
-    """`text` with `change(part)` applied to every part outside fenced code blocks and code
-    spans (those are shown as written, never converted)."""
+def outside_code(text, change, blocks=True):
+    """`text` with `change(part)` applied to every part outside code blocks and code spans (those
+    are shown as written, never converted); outside code spans only without `blocks` (a line
+    already known to be outside any code block)."""
     out, position = [], 0
-    for start, end in prose_parts(text):
+    for start, end in prose_parts(text, blocks):
         out += [text[position:start], change(text[start:end])]
         position = end
     out.append(text[position:])
     return "".join(out)
 
 
-def code_lines(text, tokens=None):
-    """The indexes of the lines of `text` in a code block, fenced or indented, in a list or a
-    quote too, as this site's renderer reads it (`tokens`: its parse of `text`, when made)."""
-    lines = set()
-    for token in parse(text) if tokens is None else tokens:
-        if token.type in ("fence", "code_block") and token.map:
-            lines.update(range(*token.map))
-    return lines
+def prose_parts(text, blocks=True):
+    """(start, end) of each part of `text` outside code blocks and code spans, in order (a part
+    holds no newline that ends at a code block): the places a change may be made, for a caller
+    that must know where each one is (a warning's line). Without `blocks`, outside code spans
+    only."""
+    prose = 0
+    for start, end in [*(code_blocks(text) if blocks else []), (len(text) + 1, len(text) + 1)]:
+        if start >= prose:
+            position, part = prose, text[prose : min(start, len(text))]
+            for span_start, span_end in code_spans(part):
+                yield position, prose + span_start
+                position = prose + span_end
+            yield position, min(start, len(text))
+        prose = end
 
 
 def parse(text):
-    """The blocks of `text` as this site's renderer reads them: its tokens, each block's with its
-    lines (`map`), an inline token's with its text as written (`content`) but not read (no
-    `children`, no heading ids: markdown.thread_parser() reads those, at twice the cost)."""
-    md = getattr(_local, "blocks", None)
-    if md is None:
-        md = _local.blocks = markdown.parser()
-        md.core.ruler.enableOnly(["normalize", "block"])
-    return md.parse(text, markdown.new_env(text))
+    """The blocks of `text` as the site's renderer reads them: its block rules' tokens alone, each
+    block's with its lines (`map`), an inline token's with its text as written (`content`) but not
+    read (no `children`, no heading ids: markdown.thread_parser().parse() reads those, at twice
+    the cost)."""
+    md, tokens = markdown.thread_parser(), []
+    md.block.parse(text, md, {}, tokens)
+    return tokens
 
 
-def outside_all_code(text, change, code=None):
-    """outside_code(), leaving alone as well the code blocks that only the renderer tells (an
-    indented block, a fence in a list or a quote): `code` is code_lines(text), when known."""
-    code = code_lines(text) if code is None else code
-    if not code:
-        return outside_code(text, change)
-    out, run = [], []
-    for index, line in enumerate(text.split("\n")):
-        if index in code:
-            if run:
-                out.append(outside_code("\n".join(run), change))
-                run = []
-            out.append(line)
-        else:
-            run.append(line)
-    if run:
-        out.append(outside_code("\n".join(run), change))
-    return "\n".join(out)
+def _code_tokens(text, tokens=None):
+    """The code blocks' tokens (fenced or indented) of `text`'s parse (`tokens`, when made)."""
+    if tokens is None:
+        if not MAYBE_CODE.search(text):
+            return []  # the parse is the slow part of a conversion: not done for a body with no code
+        tokens = parse(text)
+    return [token for token in tokens if token.type in ("fence", "code_block") and token.map]
 
 
-def prose_parts(text):
-    """(start, end) of each part of `text` outside fenced code blocks and code spans, in order
-    (a part holds no newline that ends at a fence): the places a change may be made, for a
-    caller that must know where each one is (a warning's line)."""
-    blocks, prose, fence, at = [], 0, None, 0
-    for line in text.split("\n"):
-        opening = FENCE.match(line)
-        if fence is None and opening:
-            fence = opening["fence"]
-            blocks.append((prose, max(prose, at - 1)))
-        elif fence is not None:
-            if closes(line, fence):
-                fence, prose = None, at + len(line) + 1
-        at += len(line) + 1
-    if fence is None and prose <= len(text):
-        blocks.append((prose, len(text)))
-    for start, end in blocks:
-        position = start
-        for span_start, span_end in code_spans(text[start:end]):
-            yield position, start + span_start
-            position = start + span_end
-        yield position, end
+def code_blocks(text, tokens=None):
+    """(start, end) of each code block of `text` as the site's renderer reads it, fenced or
+    indented, in a quote or a list too (an unclosed fence runs to the end): from the newline
+    before its first line (or the text's start) to the start of the line after its last.
+    `tokens`: parse(text), when made."""
+    found = _code_tokens(text, tokens)
+    if not found:
+        return
+    lines = Lines(text)
+    for token in found:
+        first, after = token.map
+        end = lines.start(after) if after <= len(lines.newlines) else len(text)
+        yield max(lines.start(first) - 1, 0), end
+
+
+def code_lines(text, tokens=None):
+    """The indexes of the lines of `text` in a code block, as code_blocks() finds them (`tokens`:
+    parse(text), when made)."""
+    return {number for token in _code_tokens(text, tokens) for number in range(*token.map)}
+
+
+class Code:
+    """Whether a place in a text is in code (a code block or a code span), as prose_parts() finds
+    the rest: a search in its parts, found once."""
+
+    def __init__(self, text):
+        self.parts = list(prose_parts(text))
+        self.starts = [start for start, _ in self.parts]
+
+    def __contains__(self, at):
+        index = bisect.bisect_right(self.starts, at) - 1
+        return index < 0 or at >= self.parts[index][1]
 
 
 def closes(line, fence):

@@ -10,7 +10,8 @@ A `base` may be a string, a template literal (`./${BLOG_PATH}`) or a name, read 
 own `const NAME = "..."` or from an `export const NAME = "..."` of a module it imports by name
 (`import { CONTENT_DIR } from "./consts"`: the caller reads the module's text, from SOURCE only);
 what cannot be read so is None, and `unread` says why. An astro.config's `i18n` (its locales) is
-read from its tokens in the same way: i18n().
+read from its tokens in the same way: i18n(); and so are the options that place its pages
+(`base`, `trailingSlash`, `build.format`): config_options().
 """
 
 import re
@@ -126,6 +127,60 @@ def i18n(text):
             default = _value(options.get("defaultLocale"), {}) or ""
             return default, _locales(options.get("locales") or [])
     return "", {}
+
+
+def config_options(text, names):
+    """{name: value} of the options `names` (`base`, `build.format`: a member of a nested object)
+    that an astro.config's own object writes (`defineConfig({...})`, `export default {...}`, or
+    the `const config = {...}` either one names), each a string or a `const` of the file (`base`
+    alone: the `const base` it names); None for one written otherwise (`process.env.BASE`, a
+    call), which cannot be read without running the file. An option not written is absent."""
+    toks = tokens(text)
+    closing = _closings(toks)
+    start = _config_object(toks, closing)
+    if start is None:
+        return {}
+    constants = _constants(toks)
+    found = {}
+    for name in names:
+        *outer, key = name.split(".")
+        members, at, brackets = toks, start, closing
+        for part in outer:  # `build: { format }`: the nested object's own members
+            value = dict(_members(members, at + 1, brackets[at], brackets, values=True)).get(part) or []
+            members, at, brackets = value, 0, _closings(value)
+            if _at(members, 0) != "{" or 0 not in brackets:
+                if value:  # `build: settings`: whatever it holds is not read
+                    found[name] = None
+                break
+        else:
+            written = dict(_members(members, at + 1, brackets[at], brackets, values=True))
+            if key in written:
+                found[name] = _value(written[key], constants)
+            elif (key, key) in _members(members, at + 1, brackets[at], brackets):  # `{ base }`
+                found[name] = constants.get(key)
+    return found
+
+
+def _config_object(toks, closing):
+    """The index of the `{` that opens an astro.config's object, or None."""
+    named = None
+    for index, (_, word) in enumerate(toks):
+        call = word == "defineConfig" and _at(toks, index + 1) == "("
+        if call or (word == "default" and _at(toks, index - 1) == "export"):
+            at = index + (2 if call else 1)
+            if _at(toks, at) == "{" and at in closing:
+                return at
+            if _kind(toks, at) == "name" and _at(toks, at + 1) != "(":
+                named = toks[at][1]  # `defineConfig(config)`, `export default config`
+    if named is None:
+        return None
+    for index, (_, word) in enumerate(toks):
+        if word in ("const", "let", "var") and _at(toks, index + 1) == named and _at(toks, index + 2) == "=":
+            at = index + 3
+            if _at(toks, at) == "defineConfig" and _at(toks, at + 1) == "(":
+                at += 2
+            return at if _at(toks, at) == "{" and at in closing else None
+    return None
 
 
 def _locales(written):

@@ -1,5 +1,5 @@
 """DEST's files: site.yaml and stack.yaml made when missing (so that a build works at once),
-site.yaml's `imageHosts` extended, then everything written. A new DEST appears whole (written
+site.yaml's `imageHosts` and `redirects` extended, then everything written. A new DEST appears whole (written
 beside it, then renamed); in an existing one each file is replaced whole, and a file whose bytes
 would not change is not touched."""
 
@@ -54,6 +54,9 @@ def site_files(dest, site, plan):
         merged = with_image_hosts(text, plan.hosts, site_yaml)
         if merged != text:
             notes.append(f"site.yaml: imageHosts now lists {', '.join(sorted(plan.hosts))}")
+        merged, added = with_redirects(merged, plan.redirects, site_yaml)
+        if added:
+            notes.append(f"site.yaml: redirects now lists {', '.join(old for old, _ in added)}")
         if plan.languages and not re.search(r"^languages:", merged, re.M):
             merged = merged.rstrip("\n") + "\n" + languages_block(plan.languages)
             notes.append(f"site.yaml: languages now lists {', '.join(plan.languages)}")
@@ -61,6 +64,9 @@ def site_files(dest, site, plan):
             files["site.yaml"] = merged.encode()
     else:
         files["site.yaml"] = new_site(site, plan.hosts, notes).encode()
+        if plan.redirects:
+            files["site.yaml"] += redirects_block(plan.redirects).encode()
+            notes.append(f"site.yaml: redirects lists {', '.join(old for old, _ in plan.redirects)}")
         if plan.languages:
             files["site.yaml"] += languages_block(plan.languages).encode()
             notes.append(f"site.yaml: languages lists {', '.join(plan.languages)}, the default first")
@@ -136,6 +142,54 @@ def with_image_hosts(text, hosts, path):
     body = "\n".join(lines).rstrip("\n")
     block = ["imageHosts:", *(f"  - {_quoted(host)}" for host in [*listed, *new])]
     return (body + "\n" if body else "") + "\n".join(block) + "\n"
+
+
+def redirects_block(pairs):
+    """site.yaml's `redirects` (content-format.md, "The old site's own addresses")."""
+    return "redirects:\n" + "".join(f"  {_quoted(old)}: {_quoted(new)}\n" for old, new in pairs)
+
+
+def with_redirects(text, pairs, path):
+    """(site.yaml's text with `pairs` added to its `redirects`, [the pairs added]): an old address
+    it lists already (in any spelling) keeps the owner's new address; the rest of the file, the
+    listed entries and their comments included, as it was. A block mapping gets the new entries
+    after its last, at its indentation; a flow one (`{}`) or an empty key is written again."""
+    try:
+        document = yaml.compose(text, Loader=LenientLoader)
+    except yaml.YAMLError as exc:
+        raise SiteUnreadable(f"{path}: invalid YAML: {exc}") from None
+    node = None
+    if isinstance(document, yaml.MappingNode):
+        node = next(((key, value) for key, value in document.value if key.value == "redirects"), None)
+    listed = []
+    if node and isinstance(node[1], yaml.MappingNode):
+        listed = [str(key.value) for key, _ in node[1].value if isinstance(key, yaml.ScalarNode)]
+    keys = {rules.alias_path_key(old) for old in listed if old.startswith("/")}
+    new = [(old, to) for old, to in pairs if rules.alias_path_key(old) not in keys]
+    if not new:
+        return text, []
+    lines = text.split("\n")
+    if node and isinstance(node[1], yaml.MappingNode) and node[1].value and not node[1].flow_style:
+        last = node[1].value[-1][1]
+        end = last.end_mark.line if last.end_mark.column == 0 else last.end_mark.line + 1
+        indent = " " * node[1].value[0][0].start_mark.column
+        entries = [f"{indent}{_quoted(old)}: {_quoted(to)}" for old, to in new]
+        return "\n".join(lines[:end] + entries + lines[end:]), new
+    if node:  # `redirects:` with no entries, or a flow mapping: written again, as a block
+        key, value = node
+        end = value.end_mark.line if value.end_mark.column == 0 else value.end_mark.line + 1
+        end = max(end, key.start_mark.line + 1)
+        lines = lines[: key.start_mark.line] + lines[end:]
+        pairs_written = [(old, _scalar_of(value, old)) for old in listed]
+        body = "\n".join(lines).rstrip("\n")
+        return (body + "\n" if body else "") + redirects_block(pairs_written + new), new
+    body = text.rstrip("\n")
+    return (body + "\n" if body else "") + redirects_block(new), new
+
+
+def _scalar_of(mapping, key):
+    """The value of `key` in a composed flow mapping (the owner's, kept when it is written again)."""
+    return next(str(value.value) for k, value in mapping.value if k.value == key)
 
 
 def write(dest, files, copies):

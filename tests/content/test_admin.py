@@ -4,8 +4,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from portfolio.content.importer import import_content
 from portfolio.content.models import Article, PathAlias, Project, Site, Stack
-from tests.content_builder import DRAFT_TITLE
+from tests.content_builder import DRAFT_TITLE, SITE_YAML, write_content
 
 
 @pytest.fixture
@@ -59,3 +60,10 @@ def test_path_aliases_are_listed_read_only(admin_client):
     assert admin_client.get(reverse("admin:content_pathalias_add")).status_code == 403
     row = PathAlias.objects.first()
     assert admin_client.post(reverse("admin:content_pathalias_delete", args=[row.pk])).status_code == 403
+
+
+def test_the_site_page_shows_site_yaml_s_redirects(admin_client, imported):
+    write_content(imported, {"site.yaml": SITE_YAML + "redirects: {/blog/: /, /blog/index.xml: /feed.xml}\n"})
+    import_content(imported, workers=1)
+    change = admin_client.get(reverse("admin:content_site_change", args=[Site.objects.get().pk]))
+    assert "/blog/ → /<br>/blog/index.xml → /feed.xml" in change.content.decode()

@@ -41,7 +41,8 @@ def test_failed_verification_leaves_the_previous_build(site, content_dir, tmp_pa
     )
     with pytest.raises(BuildFailed) as failed:
         site()
-    assert "articles/leaky.html: holds the address of draft articles/secret-draft.md" in str(failed.value)
+    leak = "articles/leaky.html: holds the address of unpublished articles/secret-draft.md"
+    assert leak in str(failed.value)
     assert tree(tmp_path / "site") == before
     assert leftovers(tmp_path / "site") == []
 
@@ -340,7 +341,7 @@ def test_a_new_draft_is_looked_for_in_every_file_that_changes(site, content_dir,
     write_content(content_dir, {"articles/first-post.md": drafted})
     with pytest.raises(BuildFailed) as failed:
         site()
-    assert "llms-full.txt: holds the address of draft articles/first-post.md" in str(failed.value)
+    assert "llms-full.txt: holds the address of unpublished articles/first-post.md" in str(failed.value)
 
 
 def test_a_title_edit_renders_only_the_pages_that_show_titles(site, content_dir, tmp_path):

@@ -16,9 +16,9 @@ from portfolio.export.hosts import NGINX_REDIRECTS, redirect_page, served_file
 from portfolio.export.state import BuildFailed
 from portfolio.export.verify import Verifier
 from tests.content_builder import MOVED, SITE_URL
-from tests.server import free_port, wait_for
+from tests.server import fetch, free_port, wait_for
 
-from .conftest import tree
+from .conftest import start_nginx, tree
 
 
 def test_every_top_level_name_of_a_build_is_shadowed(built_site):
@@ -139,3 +139,38 @@ def test_a_browser_follows_a_redirect_page(site, settings, background, chromium,
         while not driver.current_url.endswith(new) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert driver.current_url == f"http://127.0.0.1:{port}{new}", old
+
+
+# site.yaml's redirects (the old site's own addresses) as a build writes them for each host: an old
+# page's every spelling, a feed's address alone, percent-encoding decoded for nginx.
+SITE_REDIRECTS = 'redirects:\n  /blog/: /\n  /blog/index.xml: /feed.xml\n  "/caf%c3%a9/": /articles\n'
+SITE_MOVED = {
+    "/blog/": "/",
+    "/blog": "/",
+    "/blog.html": "/",
+    "/blog/index.xml": "/feed.xml",
+    "/caf%C3%A9/": "/articles",
+    "/caf%C3%A9": "/articles",
+    "/caf%C3%A9.html": "/articles",
+}
+
+
+def test_site_yaml_s_redirects_on_the_hosts(db, content_dir, settings, tmp_path, background):
+    settings.SITE_URL = ""
+    settings.CONTENT_DIR = content_dir
+    (content_dir / "site.yaml").write_text((content_dir / "site.yaml").read_text() + SITE_REDIRECTS)
+    build(tmp_path / "site", workers=1, stderr=io.StringIO())
+    redirects = (tmp_path / "site" / "_redirects").read_text().splitlines()
+    for old, new in SITE_MOVED.items():
+        assert f"{old} {new} 301" in redirects, old
+    assert not [line for line in redirects if line.startswith(("/blog/index.xml/", "/blog/index.xml.html"))]
+    include = (tmp_path / "site" / NGINX_REDIRECTS).read_text()
+    assert "location = /blog/index.xml { return 301 /feed.xml$is_args$args; }" in include
+    assert 'location = "/café/" { return 301 /articles$is_args$args; }' in include
+    base = start_nginx(tmp_path / "site", background, tmp_path)
+    for old, new in SITE_MOVED.items():
+        status, headers, _ = fetch(base + old)
+        assert (status, headers["Location"].removeprefix(base)) == (301, new), old
+        assert fetch(base + new)[0] == 200, new
+    status, headers, _ = fetch(base + "/blog/index.xml?from=reader")
+    assert (status, headers["Location"].removeprefix(base)) == (301, "/feed.xml?from=reader")

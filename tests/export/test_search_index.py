@@ -177,7 +177,7 @@ def test_verification_finds_a_draft_in_the_index(content_dir):
     fragment = b'pagefind_dcd{"url":"/articles/%s.html","content":"x"}' % DRAFT_SLUG.encode()
     path = "pagefind/0/fragment/en_1.pf_fragment"
     problems = verifier.check_file(path, gzip.compress(fragment))
-    assert problems == [f"{path}: holds the address of draft articles/{DRAFT_SLUG}.md"]
+    assert problems == [f"{path}: holds the address of unpublished articles/{DRAFT_SLUG}.md"]
     titled = b'pagefind_dcd{"url":"/x.html","meta":{"title":"%s"}}' % DRAFT_TITLE.encode()
     assert verifier.check_file("pagefind/0/fragment/en_2.pf_fragment", gzip.compress(titled))
     assert verifier.check_file("pagefind/0/fragment/en_3.pf_fragment", b"not gzip")

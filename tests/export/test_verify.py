@@ -38,7 +38,7 @@ def verifier(imported, client):
 )
 def test_draft_references_are_caught(verifier, body, kind):
     assert verifier.draft_leaks("f", body.encode()) == [
-        f"f: holds the {kind} of draft articles/"
+        f"f: holds the {kind} of unpublished articles/"
         + ("ünï.md" if "n" in body and "ï" in body or "\\u00dc" in body else "secret-draft.md")
     ]
 
@@ -59,7 +59,7 @@ def test_a_title_with_quotes_and_backslashes_is_found_whole(imported, client):
     openapi = json.loads(client.get("/openapi.json").content)
     verifier = Verifier(BASE, FILES, openapi, [("q", 'Say "hi" \\ bye')])
     leak = '{"title":' + json.dumps('Say "hi" \\ bye') + "}"
-    assert verifier.draft_leaks("f", leak.encode()) == ["f: holds the title of draft articles/q.md"]
+    assert verifier.draft_leaks("f", leak.encode()) == ["f: holds the title of unpublished articles/q.md"]
     longer = '{"title":' + json.dumps('Say "hi" \\ bye, again') + "}"
     assert verifier.draft_leaks("f", longer.encode()) == []
 
@@ -262,11 +262,12 @@ def test_a_draft_is_found_wherever_it_sits(verifier):
         ("/articles/", ".json"),
     ]:
         body = (before + "/articles/secret-draft" + after).encode()
-        assert verifier.draft_leaks("f", body) == ["f: holds the address of draft articles/secret-draft.md"]
+        leak = "f: holds the address of unpublished articles/secret-draft.md"
+        assert verifier.draft_leaks("f", body) == [leak]
         longer = body.replace(b"secret-draft", b"secret-draft-two")
         assert verifier.draft_leaks("f", longer) == [], (before, after)
     assert verifier.draft_leaks("f", '"title":"Ünï “quoted”"'.encode()) == [
-        "f: holds the title of draft articles/ünï.md"
+        "f: holds the title of unpublished articles/ünï.md"
     ]
     assert verifier.draft_leaks("f", b'"slug":"secret-draft') == []  # not the whole field
 

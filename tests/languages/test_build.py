@@ -1,6 +1,7 @@
 """A real build of the multilingual content (tests/languages/content.py), verify step included."""
 
 import re
+import struct
 
 import pytest
 
@@ -75,12 +76,12 @@ def test_verify_refuses_a_link_to_a_draft_translation(site, content_dir):
     post.write_text(post.read_text() + '\n<a href="/fr/articles/same-day">raw HTML, not resolved</a>\n')
     with pytest.raises(BuildFailed) as caught:
         site()
-    assert "articles/first-post.html: holds the address of draft articles/same-day.fr.md" in str(caught.value)
+    leak = "articles/first-post.html: holds the address of unpublished articles/same-day.fr.md"
+    assert leak in str(caught.value)
 
 
 def test_a_language_without_a_catalog_builds_with_a_warning(content_dir, settings, tmp_path, db):
     import io
-    import struct
 
     from portfolio.export.build import build
 
@@ -108,6 +109,14 @@ def test_search_indexes_each_language_and_answers_in_it(multilingual_site):
 
     entry = json.loads((multilingual_site / "pagefind/site/pagefind-entry.json").read_text())
     assert {"en", "fr", "fa", "ja"} <= set(entry["languages"])  # by each page's <html lang>
+    # Every French page the build marks for the index is in French's index (its stack too).
+    marked = [
+        page
+        for page in (multilingual_site / "fr").rglob("*.html")
+        if "data-pagefind-body" in page.read_text()
+    ]
+    assert any(page.name == "stack.html" for page in marked)
+    assert entry["languages"]["fr"]["page_count"] == len(marked)
     search = (multilingual_site / "fr/search.html").read_text()
     assert '<html lang="fr">' in search and 'action="/fr/search"' in search
 
@@ -159,3 +168,37 @@ def test_the_build_writes_each_languages_later_pages_and_tags_index(site, conten
     assert '<link rel="prev" href="/fr/projects">' in second
     assert '<link rel="next" href="/fr/projects/page/3">' in second
     assert '<a href="/fr/tags/introduction">' in (out / "fr/tags.html").read_text()
+
+
+def mo_file(messages):
+    """A GNU gettext catalog of `messages` ({msgid: msgstr}), as msgfmt writes it."""
+    ids = sorted(messages)
+    keys = [key.encode() for key in ids]
+    values = [messages[key].encode() for key in ids]
+    start = 28 + 16 * len(ids)
+    table, data = [], b""
+    for text in keys + values:
+        table.append((len(text), start + len(data)))
+        data += text + b"\0"
+    header = struct.pack("<7I", 0x950412DE, 0, len(ids), 28, 28 + 8 * len(ids), 0, 0)
+    return header + b"".join(struct.pack("<2I", *entry) for entry in table) + data
+
+
+def test_a_catalog_is_found_where_django_reads_it(settings, tmp_path):
+    """zh-hant-tw's catalog is locale/zh_Hant-tw/ (Django's locale name, then zh's): the warning
+    names that folder, and a catalog there is one Django translates with."""
+    from django.utils import translation
+
+    from portfolio.content.languages import catalog_missing
+
+    settings.LOCALE_PATHS = [tmp_path / "locale"]
+    assert catalog_missing("zh-hant-tw")
+    folder = tmp_path / "locale/zh_Hant-tw/LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "django.mo").write_bytes(
+        mo_file({"": "Content-Type: text/plain; charset=UTF-8\n", "Projects": "專案"})
+    )
+    assert not catalog_missing("zh-hant-tw")
+    with translation.override("zh-hant-tw"):
+        assert translation.gettext("Projects") == "專案"
+    assert catalog_missing("pt-br") and not catalog_missing("en-gb")

@@ -68,6 +68,16 @@ def check(base, site, *, static_host=True):
         assert (status, headers["Content-Type"]) == (200, "application/atom+xml; charset=utf-8"), path
     for path in ("/no-such-page", "/fr/no-such-page", "/fr/articles/no-such-post"):
         assert fetch(base + path, headers={"Accept": "text/markdown"})[0] == 404, path
+    # The nearest 404 page: a language's under its prefix, at any depth; the site's elsewhere.
+    fr, fa, en = b'<html lang="fr">', b'<html lang="fa" dir="rtl">', b'<html lang="en">'
+    for path, root in [
+        ("/fr/no/such/page", fr),
+        ("/fa/nowhere", fa),
+        ("/nowhere/at/all", en),
+        ("/de/nowhere", en),
+    ]:
+        status, _, body = fetch(base + path)
+        assert status == 404 and root in body, path
 
 
 def test_the_build_names_each_form_in_headers(built):

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from portfolio.content.aliases import moves
 from portfolio.content.importer import import_content
 from portfolio.content.languages import native_name
 from portfolio.content.models import Translation
@@ -175,6 +176,81 @@ def test_hreflang_alternates_are_absolute_reciprocal_and_name_x_default(multilin
         "fa",
         "x-default",
     ]
+
+
+def test_a_tag_in_another_script_is_linked_once_encoded(multilingual, client):
+    # "méta" in French and Japanese: each version's address percent-encoded once, as reverse()
+    # gives it (a second time, "%25C3%25A9", it is an address nobody answers).
+    path = multilingual / "articles/first-post.ja.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("title:", "tags: [méta]\ntitle:", 1), encoding="utf-8"
+    )
+    import_content(multilingual, workers=1)
+    page = client.get("/fr/tags/m%C3%A9ta").content.decode()
+    expected = [("fr", f"{BASE}/fr/tags/m%C3%A9ta"), ("ja", f"{BASE}/ja/tags/m%C3%A9ta")]
+    assert (
+        alternates(client.get("/ja/tags/m%C3%A9ta"))
+        == alternates(client.get("/fr/tags/m%C3%A9ta"))
+        == expected
+    )
+    switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
+    links = dict((code, href) for href, code in re.findall(r'href="([^"]+)" hreflang="([^"]+)"', switcher))
+    assert links["ja"] == "/ja/tags/m%C3%A9ta" and links["fr"] == "/fr/tags/m%C3%A9ta"
+    for href in [*links.values(), *(address.removeprefix(BASE) for _, address in expected)]:
+        assert client.get(href).status_code == 200, href
+
+
+def test_the_header_links_a_pages_translation_in_its_language(multilingual, client):
+    about = multilingual / "pages/about.md"
+    about.write_text(about.read_text().replace("title:", "nav: true\ntitle:", 1))
+    import_content(multilingual, workers=1)
+
+    def nav_links(path):
+        header = re.search(r'<nav aria-label="[^"]+">.*?</nav>', client.get(path).content.decode(), re.S)[0]
+        return re.findall(r'<li><a href="(/[^"]*about)"([^>]*)>([^<]+)</a>', header)
+
+    assert nav_links("/") == [("/about", "", "About")]
+    assert nav_links("/fr/") == [("/fr/about", "", "À propos")]
+    assert nav_links("/fr/about") == [("/fr/about", ' aria-current="page"', "À propos")]
+    # Persian has none: the default's page, marked as English (read left to right).
+    assert nav_links("/fa/") == [("/about", ' lang="en" dir="ltr"', "About")]
+
+
+def test_a_translations_page_has_no_series_box_related_articles_or_pager(multilingual, client):
+    for slug in ("first-post", "same-day"):
+        path = multilingual / f"articles/{slug}.md"
+        path.write_text(
+            path.read_text(encoding="utf-8").replace("title:", "series: Notes\ntitle:", 1), encoding="utf-8"
+        )
+    import_content(multilingual, workers=1)
+    original = client.get("/articles/first-post").content.decode()
+    assert 'class="series-box"' in original and 'class="pager"' in original
+    translation = client.get("/fr/articles/first-post").content.decode()
+    assert "Premier article" in translation
+    for part in ('class="series-box"', 'class="pager"', 'class="related'):
+        assert part not in translation
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_the_authoring_server_answers_a_languages_404_at_any_depth(multilingual, client, settings, debug):
+    settings.DEBUG = debug
+    fa, fr, en = '<html lang="fa" dir="rtl">', '<html lang="fr">', '<html lang="en">'
+    for path, root in [("/fa/nope", fa), ("/fa/nope/deeper/still", fa), ("/fr/tags/nope/x", fr),
+                       ("/nope/deeper", en), ("/de/nope/deeper", en)]:  # fmt: skip
+        response = client.get(path)
+        assert response.status_code == 404 and html_root(response) == root, path
+
+
+def test_a_404_page_offers_no_version_of_the_missing_page(multilingual, client):
+    # /fr/articles/nowhere resolves (an article's route) but has no article: the English
+    # /articles/nowhere is missing too, so no alternate or offer names it; the switcher leads home.
+    for path in ("/fr/articles/nowhere", "/fr/404", "/fr/nowhere/deeper", "/articles/nowhere"):
+        response = client.get(path)
+        page = response.content.decode()
+        assert response.status_code == 404 and alternates(response) == [], path
+        assert "language-offer" not in page and "nowhere" not in page.split("<body", 1)[1], path
+        switcher = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)[0]
+        assert re.findall(r'href="([^"]+)"', switcher) == ["/", "/fr/", "/fa/", "/ja/"], path
 
 
 def test_the_switcher_leads_to_the_same_item_or_that_languages_home(multilingual, client):
@@ -354,7 +430,13 @@ def test_a_stack_translation_has_its_page_and_the_others_have_none(multilingual,
 
 def test_a_stack_translation_in_a_language_not_listed_is_an_error(multilingual):
     (multilingual / "stack.de.yaml").write_text('currentFocus: "Alles"\n')
-    assert any(p.startswith("stack.de.yaml: language: de is not one of") for p in problems(multilingual))
+    (multilingual / "stack.en.yaml").write_text('currentFocus: "All"\n')
+    found = problems(multilingual)
+    assert (
+        "stack.de.yaml: language: de is not one of site.yaml's languages (other than the default: fr, fa, ja)"
+        in found
+    )
+    assert "stack.en.yaml: language: en is the site's default language: write it in stack.yaml" in found
 
 
 def test_a_scheduled_translation_is_published_on_its_day_without_an_edit(multilingual, client, settings):
@@ -397,7 +479,7 @@ def test_an_old_address_that_is_a_languages_home_is_refused(multilingual):
     ("alias", "own"),
     [("/fr/", "/fr/"), ("/fr/projects", "/fr/projects"), ("/ja/tags/x/", "/ja/tags"),
      ("/fr/feed.xml", "/fr/feed.xml"), ("/fa/articles/page/2", "/fa/articles"),
-     ("/fr/stack.html", "/fr/stack")],
+     ("/fr/stack.html", "/fr/stack"), ("/fr/index.html", "/fr/index")],
 )  # fmt: skip
 def test_an_old_address_that_is_a_languages_own_page_is_refused(multilingual, alias, own):
     """A language's home, lists, tags, feed and stack are the site's, as the default's are."""
@@ -432,6 +514,114 @@ def test_a_language_listed_after_the_page_of_its_code_is_refused(multilingual):
         "projects/delta.md: aliases: '/it.html' would hide the site's own address /it/: "
         "expected an old address the site does not use",
     ]
+
+
+def test_a_languages_addresses_listed_after_an_old_path_under_its_code_are_refused(multilingual):
+    """/de/projects/ was an old address like any other until site.yaml listed de: its file did
+    not change, and the German list takes its address."""
+    project = multilingual / "projects/delta.md"
+    project.write_text(
+        project.read_text().replace("status: active", 'status: active\naliases: ["/de/projects/"]')
+    )
+    import_content(multilingual, workers=1)
+    site = multilingual / "site.yaml"
+    site.write_text(site.read_text() + "  - code: de\n")
+    assert problems(multilingual) == [
+        "projects/delta.md: aliases: '/de/projects/' would hide the site's own address /de/projects: "
+        "expected an old address the site does not use",
+    ]
+
+
+def with_aliases(path, aliases):
+    """Give the item or translation at `path` the front matter `aliases` (a YAML list)."""
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("---\n", f"---\naliases: {aliases}\n", 1), encoding="utf-8")
+
+
+def test_a_translations_old_path_is_checked_as_an_originals(multilingual):
+    """It hides no page's address, old or new, and is one file's only, whichever changed: the
+    hosts would answer /about with the translation (and nginx refuse two rules for /old/)."""
+    with_aliases(multilingual / "pages/about.md", "[about-me]")
+    with_aliases(
+        multilingual / "articles/first-post.ja.md", '["/about/", "/about-me.html", "/work/alpha-project"]'
+    )
+    before = dict(moves())
+    assert problems(multilingual) == [
+        "articles/first-post.ja.md: aliases: '/work/alpha-project' is the address of '/work/alpha-project/', "
+        "an alias of projects/alpha-one.md: an old address belongs to one item",
+        "articles/first-post.ja.md: aliases: '/about/' is the address of pages/about.md: "
+        "expected an old address the site does not use",
+        "articles/first-post.ja.md: aliases: '/about-me.html' is an earlier address of pages/about.md: "
+        "expected an old address the site does not use",
+    ]
+    assert dict(moves()) == before  # the import kept the previous content
+
+
+def test_a_new_file_may_not_take_an_unchanged_translations_old_path_or_slug(multilingual):
+    """Told in the file that changed, as between originals, by the import of that file alone too."""
+    with_aliases(multilingual / "articles/first-post.ja.md", '["/colophon/"]')
+    import_content(multilingual, workers=1)
+    with_aliases(multilingual / "projects/delta.md", '["/fr/posts/premier"]')
+    (multilingual / "pages/colophon.md").write_text(PAGE.format(title="Colophon", extra=""))
+    (multilingual / "articles/ancien-premier.md").write_text(
+        (multilingual / "articles/first-post.md").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    expected = [
+        "articles/ancien-premier.md: file name: its slug is an alias of articles/first-post.fr.md: "
+        "remove it there, or name this file otherwise",
+        "pages/colophon.md: file name: its address is '/colophon/', an alias of articles/first-post.ja.md",
+        "projects/delta.md: aliases: '/fr/posts/premier' is the address of '/fr/posts/premier/', "
+        "an alias of articles/first-post.fr.md: an old address belongs to one item",
+    ]
+    assert problems(multilingual) == expected
+    with pytest.raises(ContentInvalid) as caught:
+        import_content(
+            multilingual,
+            workers=1,
+            only={"projects/delta.md", "pages/colophon.md", "articles/ancien-premier.md"},
+        )
+    assert [str(error) for error in caught.value.errors] == expected
+
+
+def test_an_old_path_may_not_be_a_translated_pages_address(multilingual):
+    """/fr/about is the French page's, and /fr/a-propos its earlier address, as /about is the
+    page's: an item's old path there would hide them."""
+    with_aliases(multilingual / "pages/about.fr.md", "[a-propos]")
+    with_aliases(multilingual / "projects/delta.md", '["/fr/about/", "/fr/a-propos.md", "/ja/about/"]')
+    assert problems(multilingual) == [
+        "projects/delta.md: aliases: '/fr/a-propos.md' is an earlier address of pages/about.fr.md: "
+        "expected an old address the site does not use",
+        "projects/delta.md: aliases: '/fr/about/' is the address of pages/about.fr.md: "
+        "expected an old address the site does not use",
+    ]  # /ja/about is free: the page has no Japanese translation
+
+
+def test_a_new_translated_page_may_not_take_an_unchanged_items_old_path(multilingual):
+    with_aliases(multilingual / "projects/delta.md", '["/ja/about/"]')
+    import_content(multilingual, workers=1)
+    (multilingual / "pages/about.ja.md").write_text(PAGE.format(title="について", extra=""))
+    assert problems(multilingual) == [
+        "pages/about.ja.md: file name: its address is '/ja/about/', an alias of projects/delta.md"
+    ]
+
+
+def test_a_translated_pages_earlier_slug_is_none_of_its_languages_addresses(multilingual, client):
+    """/fr/projects would answer 301 to the page, hiding the French projects' list: the rule of
+    the original pages' earlier slugs, under the language's prefix (/fr/fr is no home: free)."""
+    with_aliases(multilingual / "pages/about.fr.md", "[projects, feed, index, fr, ja]")
+    assert problems(multilingual) == [
+        "pages/about.fr.md: aliases: 'projects': /fr/projects would be taken for the site's own "
+        "address /fr/projects",
+        "pages/about.fr.md: aliases: 'feed': /fr/feed would be taken for the site's own address /fr/feed.xml",
+        "pages/about.fr.md: aliases: 'index': /fr/index would be taken for the site's own address "
+        "/fr/index.html",
+    ]
+    text = (multilingual / "pages/about.fr.md").read_text(encoding="utf-8")
+    (multilingual / "pages/about.fr.md").write_text(
+        text.replace("[projects, feed, index, fr, ja]", "[fr, ja]")
+    )
+    import_content(multilingual, workers=1)
+    assert client.get("/fr/ja")["Location"] == "/fr/about"
 
 
 def test_a_languages_home_marks_the_default_languages_words_and_shows_its_own_focus(multilingual, client):

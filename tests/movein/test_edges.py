@@ -100,6 +100,9 @@ def start_move(generator, source, dest):
 HOSTILE = {
     "html-image": "<img src=" * 105_000,
     "html-image-quoted": '<img alt="x" src="' * 52_000,
+    "html-links": "<a href=" * 115_000,
+    "html-links-quoted": '<a title="x" href="' * 50_000,
+    "links-to-nothing": "[a](/x/) <a href=/y/>b</a>\n" * 34_000,  # a warning each, at its line
     "image-in-brackets": "![a](<" * 155_000,
     "link-titles": '[a](b "' * 135_000,
     "code-spans": "".join("`" * n + " x " for n in range(1, 1_350)),

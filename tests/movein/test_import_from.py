@@ -68,8 +68,8 @@ def test_hugo(tmp_path):
     assert "[Gist mirasol/6a2c1d9e0f](https://gist.github.com/mirasol/6a2c1d9e0f)" in toml
     assert "[Post by @mirasol on X](https://x.com/mirasol/status/1453110110599868418)" in toml
     assert "`{{< youtube ID >}}`" in toml  # an escaped shortcode is shown as written
-    assert "{{< notice warning >}}" in toml  # unknown: kept, and reported with its line
-    assert "warning: line 17: shortcode {{< notice ...}} kept as written" in report
+    assert "> [!WARNING]\n> Wear a mask.\n" in toml  # a theme's notice, the site's alert
+    assert "notice" not in report
     assert "[first light](first-light.md)" in toml
 
     bundle = article(files, "bundle-post")
@@ -116,8 +116,10 @@ def test_jekyll(tmp_path):
     assert "[the relay board](relay-board.md)" in welcome  # {% post_url %}
     assert "Templates look like {{ this }}." in welcome  # {% raw %}
     assert (
-        'warning: line 21: Liquid {% include note.html content="Mind the iron." %} kept as written' in report
+        'warning: line 21: Liquid {% include note.html content="Mind the iron." %} has no equivalent here: '
+        "hidden in an HTML comment" in report
     )
+    assert '<!-- {% include note.html content="Mind the iron." %} -->' in welcome
     # Jekyll's default permalink (categories, date, title and .html), a post's own, redirect_from.
     assert '  - "/jekyll/update/2014/05/12/welcome-to-jekyll.html"' in welcome
     assert '  - "/blog/2016/in-a-category/"' in article(files, "in-a-category")
@@ -279,7 +281,8 @@ def test_links_to_a_headings_own_id_follow_it_into_the_rendered_page(generator, 
         (source / "_posts/2020-01-01-setup.md").write_text(POST.format(title="Setup", body=setup))
         other = (
             "[Linux](/2020/01/01/setup.html#linux), [again]({% post_url 2020-01-01-setup %}#linux-again), "
-            "[relative](../../../2020/01/01/setup.html#linux), [kept](/2020/01/01/setup.html#nothing)."
+            "[relative](../../../2020/01/01/setup.html#linux), [kept](/2020/01/01/setup.html#nothing). "
+            '<a href="/2020/01/01/setup.html#linux">HTML</a>.'
         )
         (source / "_posts/2020-02-01-other.md").write_text(POST.format(title="Other", body=other))
     else:
@@ -287,7 +290,8 @@ def test_links_to_a_headings_own_id_follow_it_into_the_rendered_page(generator, 
         (source / "content/posts/setup.md").write_text(POST.format(title="Setup", body=setup))
         other = (
             '[Linux](/posts/setup/#linux), [again]({{< ref "setup#linux-again" >}}), '
-            "[relative](../setup/#linux), [kept](/posts/setup/#nothing)."
+            "[relative](../setup/#linux), [kept](/posts/setup/#nothing). "
+            '<a href="/posts/setup/#linux">HTML</a>.'
         )
         (source / "content/posts/other.md").write_text(POST.format(title="Other", body=other))
     report, files = move(generator, source, tmp_path / "dest")
@@ -297,7 +301,7 @@ def test_links_to_a_headings_own_id_follow_it_into_the_rendered_page(generator, 
     )
     assert article(files, "other").endswith(
         "[Linux](setup.md#on-linux), [again](setup.md#on-linux_1), [relative](setup.md#on-linux), "
-        "[kept](setup.md#nothing).\n"
+        '[kept](setup.md#nothing). <a href="/articles/setup#on-linux">HTML</a>.\n'
     )
     import_content(tmp_path / "dest", workers=1)
     html = Article.objects.get(slug="setup").body_html
@@ -306,3 +310,26 @@ def test_links_to_a_headings_own_id_follow_it_into_the_rendered_page(generator, 
     other = Article.objects.get(slug="other").body_html
     assert 'href="/articles/setup#on-linux">Linux' in other
     assert 'href="/articles/setup#on-linux_1">again' in other
+    assert '<a href="/articles/setup#on-linux">HTML</a>' in other  # raw HTML: the address published
+
+
+def test_hugo_titles_with_punctuation_keep_the_addresses_hugo_gave_them(tmp_path):
+    """`:title` made a path as Hugo makes it: `Tips - and tricks` was /2020/tips-and-tricks/, and
+    links written to those addresses (absolute or relative) find the posts."""
+    source = tmp_path / "hugo"
+    (source / "content/posts").mkdir(parents=True)
+    (source / "hugo.toml").write_text(
+        'baseURL = "https://t.example/"\n[permalinks]\nposts = "/:year/:title/"\n'
+    )
+    (source / "content/posts/tips.md").write_text(
+        POST.format(title="Tips - and tricks", body="See [the Q&A](/2020/q-a-the-2024-edition/).")
+    )
+    (source / "content/posts/qa.md").write_text(
+        POST.format(title="Q & A: the 2024 edition", body="Back to [tips](../tips-and-tricks/).")
+    )
+    report, files = move("hugo", source, tmp_path / "dest")
+    assert "warning:" not in report
+    assert '  - "/2020/tips-and-tricks/"' in article(files, "tips")
+    assert '  - "/2020/q-a-the-2024-edition/"' in article(files, "qa")
+    assert "See [the Q&A](qa.md)." in article(files, "tips")
+    assert "Back to [tips](tips.md)." in article(files, "qa")

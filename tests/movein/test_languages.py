@@ -73,6 +73,36 @@ def test_a_page_named_as_a_language_site_yaml_already_lists(tmp_path):
     assert "pages/de-page.md" in files and "pages/de.md" not in files
 
 
+@pytest.mark.django_db
+def test_hugo_default_language_in_a_subdir_keeps_its_addresses(tmp_path):
+    """With defaultContentLanguageInSubdir Hugo published the default language's pages under
+    /en/ (its home /en/, / redirecting there): those are the old addresses, and links to them
+    find the pages (the home is the new home)."""
+    source = tmp_path / "hugo"
+    for language in ("en", "de"):
+        (source / f"content/{language}/posts").mkdir(parents=True)
+    (source / "hugo.toml").write_text(
+        'baseURL = "https://example.org/"\ndefaultContentLanguage = "en"\n'
+        "defaultContentLanguageInSubdir = true\n"
+        '[languages.en]\ncontentDir = "content/en"\nweight = 1\n'
+        '[languages.de]\ncontentDir = "content/de"\nweight = 2\n'
+    )
+    (source / "content/en/about.md").write_text("---\ntitle: About\n---\nMe.\n")
+    (source / "content/en/posts/hello.md").write_text(
+        POST.format(title="Hello", body="[About](/en/about/), [home](/en/), [again](../../about/).")
+    )
+    (source / "content/de/posts/hello.md").write_text(POST.format(title="Hallo", body="Hallo."))
+    report, files = move("hugo", source, tmp_path / "dest")
+    assert "warning:" not in report
+    hello = files["articles/hello.md"].decode()
+    assert '  - "/en/posts/hello/"' in hello
+    assert "[About](../pages/about.md), [home](/), [again](../pages/about.md)." in hello
+    assert '  - "/en/about/"' in files["pages/about.md"].decode()
+    assert '  - "/de/posts/hello/"' in files["articles/hello.de.md"].decode()
+    import_content(tmp_path / "dest", workers=1)  # it imports as it is
+    assert sorted(Page.objects.values_list("slug", flat=True)) == ["about"]
+
+
 def jekyll_site(root, config, files):
     """A Jekyll site: `_config.yml` and `files` ({path: text})."""
     root.mkdir(parents=True)

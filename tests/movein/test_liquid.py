@@ -1,17 +1,20 @@
 """liquid.py: the Liquid of a Jekyll post's body converted as docs/moving-in.md's table says
-(`highlight`, `raw`, `post_url`, `link`, the site's base URL), every other tag kept as written and
-reported with its line of the file."""
+(`highlight`, `raw`, `post_url`, `link`, the site's base URL), every other tag hidden in an HTML
+comment (as written only in code) and reported with its line of the file."""
 
 import time
 from pathlib import Path
 
 import pytest
+from django.utils.html import strip_tags
 
+from portfolio.content.markdown import render
 from portfolio.movein import liquid
 from portfolio.movein.convert import MISSING, Context
 from portfolio.movein.posts import Post
 
 BODY_LINE = 5  # the body starts on the file's 5th line: a warning at its first line says 5
+HIDDEN = "has no equivalent here: hidden in an HTML comment"
 
 
 def post_of(rel, body="", draft=False):
@@ -83,15 +86,26 @@ def test_a_link_to_nothing_or_to_a_draft_keeps_its_text_with_a_warning_at_its_li
     ]  # fmt: skip
 
 
-def test_any_other_tag_is_kept_as_written_and_reported_at_its_line(context):
+def test_any_other_tag_is_hidden_in_a_comment_and_reported_at_its_line(context):
     body = "{% include note.html %}\n\nTitle: {{ page.title }}\n{%- assign x = 1 -%}\n"
     converted, warnings = convert(body, context)
-    assert converted == body
+    assert converted == (
+        "<!-- {% include note.html %} -->\n\nTitle: <!-- {{ page.title }} -->\n"
+        "<!-- {%- assign x = 1 -%} -->\n"
+    )
     assert warnings == [
-        (BODY_LINE, "Liquid {% include note.html %} kept as written"),
-        (BODY_LINE + 2, "Liquid {{ page.title }} kept as written"),
-        (BODY_LINE + 3, "Liquid {%- assign x = 1 -%} kept as written"),
+        (BODY_LINE, f"Liquid {{% include note.html %}} {HIDDEN}"),
+        (BODY_LINE + 2, f"Liquid {{{{ page.title }}}} {HIDDEN}"),
+        (BODY_LINE + 3, f"Liquid {{%- assign x = 1 -%}} {HIDDEN}"),
     ]
+    assert strip_tags(render(converted).html).split() == ["Title:"]
+
+
+def test_a_block_tag_keeps_what_it_holds(context):
+    body = "{% if site.show %}\nShown **text**.\n{% endif %} After.\n"
+    converted, _ = convert(body, context)
+    assert converted == "<!-- {% if site.show %} -->\nShown **text**.\nAfter. <!-- {% endif %} -->\n"
+    assert strip_tags(render(converted).html).split() == ["Shown", "text.", "After."]
 
 
 def test_one_tag_written_twice_is_reported_at_each_of_its_lines(context):
@@ -102,33 +116,42 @@ def test_one_tag_written_twice_is_reported_at_each_of_its_lines(context):
 def test_a_long_tag_is_shortened_in_its_warning(context):
     tag = "{% include " + "a" * 100 + " %}"
     _, warnings = convert(tag, context)
-    assert warnings == [(BODY_LINE, f"Liquid {tag[:57]}... kept as written")]
-
-
-def test_liquid_in_fenced_code_is_still_read_as_jekyll_reads_it(context):
-    # Jekyll runs Liquid before markdown, in code too (hence `raw`): the tag there is reported
-    body = "```\n{{ site.baseurl }}/x {% include y.html %}\n```\n"
-    assert convert(body, context) == (
-        "```\n/x {% include y.html %}\n```\n",
-        [(BODY_LINE + 1, "Liquid {% include y.html %} kept as written")],
-    )
+    assert warnings == [(BODY_LINE, f"Liquid {tag[:57]}... {HIDDEN}")]
 
 
 @pytest.mark.parametrize(
-    "body, warned",
+    "body",
     [
-        ("", []),
-        ("No Liquid here, {not even} braces.\n", []),
-        ("Ünïcode {{ café }} 日本語\n", ["Liquid {{ café }} kept as written"]),
-        ("{% raw %}never closed\n", ["Liquid {% raw %} kept as written"]),
-        ("{% highlight c %}\nnever closed\n", ["Liquid {% highlight c %} kept as written"]),
-        ("{% include x\n", []),  # no tag: braces as written
-        ("{{ x\n", []),
+        "```\n{{ site.baseurl }}/x {% include y.html %}\n```\n",
+        "Intro.\n\n    {{ site.baseurl }}/x {% include y.html %}\n",  # indented code
+        "Use `{{ site.baseurl }}/x {% include y.html %}` there.\n",
     ],
 )
-def test_unconverted_text_is_kept_byte_for_byte(context, body, warned):
+def test_liquid_in_code_is_still_read_as_jekyll_reads_it_and_never_hidden(context, body):
+    # Jekyll runs Liquid before markdown, in code too (hence `raw`); a comment would show there
     converted, warnings = convert(body, context)
-    assert converted == body
+    assert converted == body.replace("{{ site.baseurl }}", "")
+    line = BODY_LINE + body.count("\n", 0, body.index("{%"))
+    assert warnings == [(line, "Liquid {% include y.html %} in code: kept as written")]
+
+
+@pytest.mark.parametrize(
+    "body, converted, warned",
+    [
+        ("", "", []),
+        ("No Liquid here, {not even} braces.\n", None, []),
+        ("Ünïcode {{ café }} 日本語\n", "Ünïcode <!-- {{ café }} --> 日本語\n",
+         [f"Liquid {{{{ café }}}} {HIDDEN}"]),
+        ("{% raw %}never closed\n", "never closed <!-- {% raw %} -->\n", [f"Liquid {{% raw %}} {HIDDEN}"]),
+        ("{% highlight c %}\nnever closed\n", "<!-- {% highlight c %} -->\nnever closed\n",
+         [f"Liquid {{% highlight c %}} {HIDDEN}"]),
+        ("{% include x\n", None, []),  # no tag: braces as written
+        ("{{ x\n", None, []),
+    ],
+)  # fmt: skip
+def test_unconverted_text_is_kept(context, body, converted, warned):
+    found, warnings = convert(body, context)
+    assert found == (body if converted is None else converted)
     assert [message for _, message in warnings] == warned
 
 
@@ -141,5 +164,14 @@ def test_unclosed_openings_take_linear_time(context):
     body = "{% raw %}" * 50_000 + "{{ " * 50_000 + "{% " * 50_000
     start = time.perf_counter()
     converted, _ = convert(body, context)
-    assert converted == body
+    assert converted.count("<!-- {% raw %} -->") == 50_000  # each hidden, the openings after kept
+    assert converted.startswith("{{ " * 50_000 + "{% " * 50_000)
     assert time.perf_counter() - start < 2
+
+
+def test_many_tags_take_linear_time(context):
+    body = "{% x %} a\n" * 50_000
+    start = time.perf_counter()
+    converted, warnings = convert(body, context)
+    assert converted == "a <!-- {% x %} -->\n" * 50_000 and len(warnings) == 50_000
+    assert time.perf_counter() - start < 3

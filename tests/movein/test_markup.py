@@ -113,10 +113,10 @@ def test_code_lines_are_the_renderers_own():
     # start tells
     text = "a\n\n    code\n\n- item\n\n  ```\n  in the item\n  ```\n> ```\n> quoted\n> ```\nb"
     assert markup.code_lines(text) == {2, 6, 7, 8, 9, 10, 11}
-    assert markup.outside_all_code(text, SHOUT) == (
+    assert markup.outside_code(text, SHOUT) == (
         "A\n\n    code\n\n- ITEM\n\n  ```\n  in the item\n  ```\n> ```\n> quoted\n> ```\nB"
     )
-    assert markup.outside_all_code("a `b` c", SHOUT) == "A `b` C"  # code spans too
+    assert markup.outside_code("a `b` c", SHOUT) == "A `b` C"  # code spans too
 
 
 def test_settle_reads_the_id_the_renderer_gives_each_marked_heading():
@@ -154,3 +154,33 @@ def test_heading_attributes_are_read_in_linear_time(text):
     start = time.perf_counter()
     anchors.heading_attributes(post, text, text, anchors.GOLDMARK)
     assert time.perf_counter() - start < 3
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("a\n\n    code\n\nb", "A\n\n    code\n\nB"),  # indented code
+        ("a\n    lazy line\nb", "A\n    LAZY LINE\nB"),  # a paragraph's line, not code
+        ("- item\n\n  ```\n  code\n  ```\n- b", "- ITEM\n\n  ```\n  code\n  ```\n- B"),  # in a list
+        ("> ~~~\n> code\n> ~~~\nb", "> ~~~\n> code\n> ~~~\nB"),  # in a quote
+    ],
+)
+def test_code_blocks_are_what_the_sites_renderer_reads_as_code(text, expected):
+    assert markup.outside_code(text, SHOUT) == expected
+
+
+def test_code_in_a_text():
+    text = "a `b`\n\n    c\n\nd"
+    code = markup.Code(text)
+    assert [at in code for at in (0, 3, 9, 14)] == [False, True, True, False]
+
+
+def test_an_alert_of_a_kind_the_site_has_none_of_is_a_note():
+    assert markup.alert("abstract", "", "a\n\nb\n") == "> [!NOTE]\n> a\n>\n> b"
+    assert markup.alert("Danger", "Hot [pan]", "x") == "> [!CAUTION]\n> **Hot (pan)**\n> x"
+
+
+def test_hidden_texts_are_comments_and_never_open_a_line_with_text_after_them():
+    hidden = markup.Hidden()
+    text = f"{hidden('a')} b\n> - {hidden('c')}\n{hidden('d')}{hidden('e')} f \x019\x01"
+    assert hidden.place(text) == "b <!-- a -->\n> - <!-- c -->\nf \x019\x01 <!-- d --><!-- e -->"

@@ -1,6 +1,6 @@
 """The readers' parts, one at a time: the Astro content config read as text, dates as JavaScript
-reads them, remark directives, kramdown, Hugo's merged configuration and languages, and what
-Hugo's Goldmark reads beyond CommonMark (heading attributes, definition lists)."""
+reads them, remark directives, kramdown, Hugo's merged configuration and languages, its paths, and
+what Hugo's Goldmark reads beyond CommonMark (heading attributes, definition lists)."""
 
 import datetime
 import time
@@ -11,8 +11,8 @@ import pytest
 from portfolio.movein import anchors, directives, kramdown, tsconfig
 from portfolio.movein.astro import Astro
 from portfolio.movein.convert import Context
-from portfolio.movein.hugo import Hugo
-from portfolio.movein.posts import date_of
+from portfolio.movein.hugo import Hugo, _urlize
+from portfolio.movein.posts import Post, date_of
 
 
 class Warned(SimpleNamespace):
@@ -234,3 +234,137 @@ def test_what_the_config_turns_off_goldmark_never_read(tmp_path):
     )
     text = "## Install it {#install}\n\nTerm\n: Definition\n"
     assert hugo_body(tmp_path, text, config) == (text, [])
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Tips - and tricks", "tips-and-tricks"),  # no hyphen beside an explicit one
+        ("Q & A: the 2024 edition", "q-a-the-2024-edition"),  # `&`, `:` dropped, one hyphen a run
+        ("Ünïcode Café ☕ notes", "ünïcode-café-notes"),  # letters kept, a symbol dropped
+        ("  Foo bar  ", "foo-bar"),  # none for leading or trailing spaces
+        ("foo- bar", "foo-bar"),
+        ("a - & b", "a-b"),
+        ("foo--bar", "foo--bar"),  # hyphens written are kept
+        ("Foo.Bar/foo_Bar-Foo", "foo.bar/foo_bar-foo"),
+        ("fOO,bar:foobAR", "foobarfoobar"),
+        ("dot.slash/back\\under_pound#plus+tilde~at@", "dot.slash/back\\under_pound#plus+tilde~at@"),
+        ("%20 %2", "%20-2"),  # a `%` before two hex digits only
+        ("संस्कृत", "संस्कृत"),  # marks kept
+        ("Банковский кассир", "банковский-кассир"),
+        ("a\u3000b\u00a0c", "a-b-c"),  # what Go calls a space
+        ("a\x1cb", "ab"),  # which U+001C is not (Python's isspace() says it is)
+        ("ΟΔΟΣ", "οδοσ"),  # Go's lower case: no final sigma
+        ("İstanbul", "istanbul"),  # one character, as Go lower-cases it
+    ],
+)
+def test_hugo_makes_a_path_as_hugo_does(text, expected):
+    assert _urlize(text) == expected
+
+
+def test_hugo_makes_a_path_with_the_config_s_settings():
+    assert _urlize("Tips - and Tricks", lowercase=False) == "Tips-and-Tricks"  # disablePathToLower
+    assert _urlize("Банковский кассир", remove_accents=True) == "банковскии-кассир"  # removePathAccents
+    assert _urlize("Crème Brûlée", lowercase=False, remove_accents=True) == "Creme-Brulee"
+
+
+def hugo_posts(root, config, files):
+    """The Hugo site `root` with `config` (hugo.toml) and `files` ({path under content/: text}),
+    and its posts read by the reader: (the reader, {path under content/: Post})."""
+    (root / "hugo.toml").write_text(config)
+    for path, text in files.items():
+        (root / "content" / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / "content" / path).write_text(text)
+    site = Hugo(root)
+    posts = {post.rel.removeprefix("content/"): post for post in site.entries() if isinstance(post, Post)}
+    return site, posts
+
+
+def titled(title, extra=""):
+    return f'---\ntitle: "{title}"\ndate: 2024-01-02\n{extra}---\nText.\n'
+
+
+def test_hugo_old_addresses_from_titles_and_file_names_as_hugo_makes_them(tmp_path):
+    site, posts = hugo_posts(
+        tmp_path,
+        'baseURL = "https://x.org/Blog/"\n[permalinks]\nposts = "/:year/:title/"\nessays = "/:slug/"\n',
+        {
+            "posts/tips.md": titled("Tips - and tricks"),
+            "posts/qa.md": titled("Q & A: the 2024 edition"),
+            "posts/cafe.md": titled("Ünïcode Café ☕ notes"),
+            "posts/cpp.md": titled("C++ tips"),  # Hugo query-unescapes the expanded pattern: + is a space
+            "posts/csharp.md": titled("Learning C#"),  # read as a URL: an empty fragment is not written
+            "posts/notes.md": titled("C# notes"),  # the `#` kept, escaped in the address
+            "essays/slugged.md": titled("T", 'slug: "Tips - and tricks"\n'),
+            "essays/titled.md": titled("Q & A"),  # :slug is the title when there is no slug
+            "notes/Tips - and Tricks.md": titled("T"),  # the file's path normalized first: spaces hyphens
+            "notes/slugged.md": titled("T", 'slug: "Q & A"\n'),
+        },
+    )
+    assert {path: site.old_addresses(post)[0] for path, post in posts.items()} == {
+        "posts/tips.md": "/Blog/2024/tips-and-tricks/",
+        "posts/qa.md": "/Blog/2024/q-a-the-2024-edition/",
+        "posts/cafe.md": "/Blog/2024/ünïcode-café-notes/",
+        "posts/cpp.md": "/Blog/2024/c-tips/",
+        "posts/csharp.md": "/Blog/2024/learning-c/",
+        "posts/notes.md": "/Blog/2024/c%23-notes/",
+        "essays/slugged.md": "/Blog/tips-and-tricks/",
+        "essays/titled.md": "/Blog/q-a/",
+        "notes/Tips - and Tricks.md": "/Blog/notes/tips---and-tricks/",
+        "notes/slugged.md": "/Blog/notes/q-a/",
+    }
+
+
+def test_hugo_old_addresses_with_disable_path_to_lower(tmp_path):
+    site, posts = hugo_posts(
+        tmp_path,
+        'disablePathToLower = true\n[permalinks]\nposts = "/:year/:title/"\n',
+        {"posts/tips.md": titled("Tips - and Tricks"), "Notes/Tips - and Tricks.md": titled("T")},
+    )
+    assert site.old_addresses(posts["posts/tips.md"])[0] == "/2024/Tips-and-Tricks/"
+    assert site.old_addresses(posts["Notes/Tips - and Tricks.md"])[0] == "/Notes/Tips-and-Tricks/"
+
+
+POLYGLOT = """baseURL = "https://example.org/old/"
+defaultContentLanguage = "en"
+defaultContentLanguageInSubdir = true
+[languages.en]
+contentDir = "content/en"
+weight = 1
+[languages.de]
+contentDir = "content/de"
+weight = 2
+"""
+
+
+def test_hugo_default_language_in_a_subdir(tmp_path):
+    """With defaultContentLanguageInSubdir the default language's pages are under /en/ as the
+    others' are under theirs; a `url` with a leading slash is the site's, one without the
+    language's; `aliases` are as written."""
+    site, posts = hugo_posts(
+        tmp_path,
+        POLYGLOT,
+        {
+            "en/posts/hello.md": titled("Hello", 'aliases: ["/hi/", "hey/"]\n'),
+            "en/about.md": titled("About"),
+            "en/posts/fixed.md": titled("Fixed", "url: /fixed/\n"),
+            "en/posts/mine.md": titled("Mine", "url: mine/\n"),
+            "de/posts/hello.md": titled("Hallo"),
+            "de/posts/mine.md": titled("Meins", "url: meins/\n"),
+            "de/posts/fixed.md": titled("Fest", "url: /fest/\n"),
+        },
+    )
+    assert site.home == "/old/en"
+    assert {path: site.old_addresses(post) for path, post in posts.items()} == {
+        "en/posts/hello.md": ["/old/en/posts/hello/", "/old/hi/", "/old/en/posts/hey/"],
+        "en/about.md": ["/old/en/about/"],
+        "en/posts/fixed.md": ["/old/fixed/"],
+        "en/posts/mine.md": ["/old/en/mine/"],
+        "de/posts/hello.md": ["/old/de/posts/hello/"],
+        "de/posts/mine.md": ["/old/de/meins/"],
+        "de/posts/fixed.md": ["/old/fest/"],
+    }
+    (tmp_path / "hugo.toml").write_text(POLYGLOT.replace("InSubdir = true", "InSubdir = false"))
+    site = Hugo(tmp_path)
+    assert site.home == "/old"
+    assert site.old_addresses(posts["en/about.md"]) == ["/old/about/"]

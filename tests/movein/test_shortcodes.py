@@ -1,17 +1,21 @@
 """shortcodes.py: Hugo's shortcodes in a post's body converted as docs/moving-in.md's table says
-(highlight, figure, the embeds as plain links, ref and relref, the escaped form), every other one
-kept as written and reported with its line of the file."""
+(highlight, figure, the embeds as plain links, ref and relref, the escaped form, details, param,
+themes' callouts), every other one never shown as written: a pair keeps its text, a single one is
+hidden in an HTML comment (as written only in code), reported with its line of the file."""
 
 import time
 from pathlib import Path
 
 import pytest
+from django.utils.html import strip_tags
 
+from portfolio.content.markdown import render
 from portfolio.movein import shortcodes
 from portfolio.movein.convert import MISSING, Context
 from portfolio.movein.posts import Post
 
 BODY_LINE = 5  # the body starts on the file's 5th line: a warning at its first line says 5
+DROPPED = "has no equivalent here: its tags dropped, its text kept"
 
 
 def post_of(rel, body="", draft=False):
@@ -59,10 +63,10 @@ def test_an_embed_becomes_a_plain_link(context, written, link):
 
 
 @pytest.mark.parametrize("written", ["{{< gist spf13 >}}", "{{< youtube >}}", "{{< tweet >}}"])
-def test_an_embed_missing_what_it_shows_is_kept_and_reported(context, written):
+def test_an_embed_missing_what_it_shows_is_hidden_and_reported(context, written):
     name = written.split()[1]
-    warning = f"shortcode {{{{< {name} ...}}}} kept as written"
-    assert convert(written, context) == (written, [(BODY_LINE, warning)])
+    warning = f"shortcode {{{{< {name} ...}}}} without what it shows: hidden in an HTML comment"
+    assert convert(written, context) == (f"<!-- {written} -->", [(BODY_LINE, warning)])
 
 
 def test_highlight_becomes_a_fenced_code_block_on_its_own_lines(context):
@@ -95,9 +99,12 @@ def test_figure_with_a_link_and_an_html_caption(context):
     )
 
 
-def test_figure_without_src_is_kept_and_reported_once(context):
+def test_figure_without_src_is_hidden_and_reported_once(context):
     body = "{{< figure caption=x >}}"
-    assert convert(body, context) == (body, [(BODY_LINE, "{{< figure >}} without src: kept as written")])
+    assert convert(body, context) == (
+        f"<!-- {body} -->",
+        [(BODY_LINE, "shortcode {{< figure ...}} without src: hidden in an HTML comment")],
+    )
 
 
 def test_ref_and_relref_become_links_to_the_converted_article(context):
@@ -132,22 +139,168 @@ def test_an_inline_shortcode_is_left_out_with_its_template(context):
     ]
 
 
-def test_any_other_shortcode_is_kept_as_written_and_reported_at_its_line(context):
-    body = "One.\n\n{{% notice info %}}\nHi.\n{{% /notice %}}\n{{< Theme/Box >}}\n"
+def test_shortcodes_in_code_are_still_read_as_hugo_reads_them(context):
+    # Hugo renders shortcodes in fenced code and code spans too (hence its `{{</* */>}}`); one with
+    # nothing to become stays as written there, where a comment would be shown as text
+    body = "```\n{{< youtube abc >}}\n```\n`{{< box >}}`"
     assert convert(body, context) == (
-        body,
-        [(BODY_LINE + 2, "shortcode {{% notice ...}} kept as written"),
-         (BODY_LINE + 5, "shortcode {{< Theme/Box ...}} kept as written")],
+        "```\n[Video on YouTube](https://www.youtube.com/watch?v=abc)\n```\n`{{< box >}}`",
+        [(BODY_LINE + 3, "shortcode {{< box ...}} has no equivalent here: kept as written (in code)")],
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Intro.\n\n```\n{{% notice tip %}}\nx\n{{% /notice %}}\n```\n",
+        "Intro.\n\n    {{< details >}}\n    x\n    {{< /details >}}\n",  # indented code
+        "- a list\n\n  ~~~\n  {% x %} {{< x >}} {{< /x >}}\n  ~~~\n",  # fenced in a list item
+    ],
+)
+def test_what_is_never_converted_in_code(context, body):
+    converted, warnings = convert(body, context)
+    assert converted == body
+    assert warnings and all(message.endswith("kept as written (in code)") for _, message in warnings)
+
+
+def test_a_single_shortcode_is_hidden_in_a_comment_at_its_line(context):
+    body = "One.\n\n{{< Theme/Box >}}\n\nSee {{% icon mail %}} here.\n"
+    assert convert(body, context) == (
+        "One.\n\n<!-- {{< Theme/Box >}} -->\n\nSee <!-- {{% icon mail %}} --> here.\n",
+        [(BODY_LINE + 2, "shortcode {{< Theme/Box ...}} has no equivalent here: hidden in an HTML comment"),
+         (BODY_LINE + 4, "shortcode {{% icon ...}} has no equivalent here: hidden in an HTML comment")],
     )  # fmt: skip
 
 
-def test_shortcodes_in_code_are_still_read_as_hugo_reads_them(context):
-    # Hugo renders shortcodes in fenced code and code spans too (hence its `{{</* */>}}`)
-    body = "```\n{{< youtube abc >}}\n```\n`{{< notice >}}`"
+def test_a_hidden_shortcode_opening_a_line_goes_to_its_end(context):
+    # `<!-- x --> **a**` on a line of its own is an HTML block: its asterisks would be shown
+    body = "{{< icon github >}} My **code**\n- {{< icon x >}} item\n"
+    converted, _ = convert(body, context)
+    assert converted == "My **code** <!-- {{< icon github >}} -->\n- item <!-- {{< icon x >}} -->\n"
+    assert strip_tags(render(converted).html).split() == ["My", "code", "item"]
+
+
+def test_a_comment_can_hold_any_shortcode(context):
+    body = 'Text {{< x a="-->" b="\n\n" >}} more'
+    converted, _ = convert(body, context)
+    assert converted == 'Text <!-- {{< x a="--&gt;" b="\n" >}} --> more'
+    assert strip_tags(render(converted).html).split() == ["Text", "more"]
+
+
+def test_any_other_pair_keeps_its_text_without_its_tags(context):
+    body = "One.\n\n{{< columns >}}\nLeft **side**.\n{{< /columns >}}\nTwo {{% mark %}}hi{{% /mark %}}.\n"
     assert convert(body, context) == (
-        "```\n[Video on YouTube](https://www.youtube.com/watch?v=abc)\n```\n`{{< notice >}}`",
-        [(BODY_LINE + 3, "shortcode {{< notice ...}} kept as written")],
+        "One.\n\n\nLeft **side**.\n\nTwo hi.\n",
+        [(BODY_LINE + 2, f"shortcode {{{{< columns ...}}}} {DROPPED}"),
+         (BODY_LINE + 5, f"shortcode {{{{% mark ...}}}} {DROPPED}")],
+    )  # fmt: skip
+
+
+def test_pairs_of_one_name_nest_and_an_unclosed_one_is_a_single_one(context):
+    body = "{{< box >}}a {{< box >}}b{{< /box >}} c{{< /box >}} {{< box >}} d"
+    converted, warnings = convert(body, context)
+    assert converted == "a b c <!-- {{< box >}} --> d"
+    assert len(warnings) == 3
+
+
+def test_a_callout_never_closed_is_a_single_shortcode(context):
+    assert convert("{{< notice tip >}}\nText.", context) == (
+        "<!-- {{< notice tip >}} -->\nText.",
+        [(BODY_LINE, "shortcode {{< notice ...}} has no equivalent here: hidden in an HTML comment")],
     )
+
+
+def test_a_closing_with_no_opening_is_hidden(context):
+    assert convert("a {{< /gone >}}", context) == (
+        "a <!-- {{< /gone >}} -->",
+        [(BODY_LINE, "shortcode {{< /gone ...}} has no equivalent here: hidden in an HTML comment")],
+    )
+
+
+def test_details_becomes_the_html_element_its_inside_still_markdown(context):
+    body = (
+        'Before.\n{{< details summary="The *long* story" open=true >}}\nIt was **bold**.\n{{< /details >}}\n'
+        "After."
+    )
+    converted, warnings = convert(body, context)
+    assert converted == (
+        "Before.\n\n<details open>\n<summary>The *long* story</summary>\n\nIt was **bold**.\n\n</details>\n\n"
+        "After."
+    )
+    assert warnings == []
+    assert render(converted).html == (
+        "<p>Before.</p>\n<details open>\n<summary>The *long* story</summary>\n"
+        "<p>It was <strong>bold</strong>.</p>\n</details>\n<p>After.</p>\n"
+    )
+
+
+def test_details_with_no_summary_is_titled_as_hugo_titles_it(context):
+    converted, _ = convert("{{< details >}}{{< /details >}}", context)
+    assert converted == "<details>\n<summary>Details</summary>\n</details>"
+
+
+@pytest.mark.parametrize(
+    "body, callout",
+    [
+        ('{{% notice warning "Mind the blade" %}}\nUnplug it.\n{{% /notice %}}',
+         "> [!WARNING]\n> **Mind the blade**\n> Unplug it."),
+        ("{{% notice style=tip title=Hint %}}\nUnplug it.\n{{% /notice %}}",
+         "> [!TIP]\n> **Hint**\n> Unplug it."),
+        ('{{< admonition type=danger title="Hot" open=false >}}\nUnplug it.\n{{< /admonition >}}',
+         "> [!CAUTION]\n> **Hot**\n> Unplug it."),
+        ("{{< admonition abstract >}}\nUnplug it.\n{{< /admonition >}}", "> [!NOTE]\n> Unplug it."),
+        ('{{% alert title="Note" color="info" %}}\nUnplug it.\n{{% /alert %}}',
+         "> [!NOTE]\n> **Note**\n> Unplug it."),
+        ('{{< callout type="error" >}}\nUnplug it.\n{{< /callout >}}', "> [!CAUTION]\n> Unplug it."),
+        ("{{< hint important >}}Unplug it.{{< /hint >}}", "> [!IMPORTANT]\n> Unplug it."),
+    ],
+)  # fmt: skip
+def test_a_themes_callout_becomes_an_alert(context, body, callout):
+    assert convert(f"Intro.\n{body}\nAfter.", context) == (f"Intro.\n\n{callout}\n\nAfter.", [])
+
+
+def test_a_callout_keeps_its_paragraphs_and_what_it_holds_converted(context):
+    body = "{{< notice tip >}}\nOne.\n\n{{< youtube abc >}}\n{{< /notice >}}\n"
+    converted, _ = convert(body, context)
+    assert converted == "> [!TIP]\n> One.\n>\n> [Video on YouTube](https://www.youtube.com/watch?v=abc)\n"
+    assert 'class="markdown-alert markdown-alert-tip"' in render(converted).html
+
+
+@pytest.mark.parametrize(
+    "written, value",
+    [
+        ('{{< param "colour" >}}', "teal"),  # the page's own
+        ("{{< param colour >}}", "teal"),
+        ("{{% param shop.Name %}}", "Sawdust & Co"),  # dotted, in any case
+        ("{{< param name=size >}}", "12"),  # the page's `params`
+        ("{{< param enabled >}}", "false"),
+        ("{{< param motto >}}", "Measure twice"),  # the site's
+    ],
+)
+def test_param_becomes_the_pages_value_else_the_sites(context, written, value):
+    post = post_of("content/posts/this.md", written)
+    post.fields = {
+        "Colour": "teal",
+        "shop": {"name": "Sawdust & Co"},
+        "params": {"size": 12},
+        "enabled": False,
+    }
+    site = {"motto": "Measure twice", "colour": "grey"}
+    assert shortcodes.convert(post, written, context, site) == value and post.warnings == []
+
+
+def test_param_naming_nothing_is_hidden(context):
+    body = "{{< param missing >}} {{< param shop >}}"
+    post = post_of("content/posts/this.md", body)
+    post.fields = {"shop": {"name": "x"}}  # a mapping: nothing Hugo would print as text
+    assert (
+        shortcodes.convert(post, body, context, {})
+        == "<!-- {{< param missing >}} --> <!-- {{< param shop >}} -->"
+    )
+    assert [message for _, message in post.warnings] == [
+        "shortcode {{< param ...}} names no value of the page's front matter nor of the site's params: "
+        "hidden in an HTML comment"
+    ] * 2
 
 
 @pytest.mark.parametrize(
@@ -173,5 +326,5 @@ def test_unclosed_shortcodes_take_linear_time(context):
     body = "{{< z " * 50_000 + "{{</* y " * 50_000 + "{{< highlight go >}}\n" * 20_000
     start = time.perf_counter()
     converted, _ = convert(body, context)
-    assert converted == body
+    assert converted.replace("<!-- ", "").replace(" -->", "") == body  # one shortcode, to the first >}}
     assert time.perf_counter() - start < 2

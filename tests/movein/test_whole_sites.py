@@ -147,7 +147,10 @@ def test_what_each_site_became(moved):
         assert "date: 2024-08-25\n" in first  # `published: 25 Aug 2024`
         assert 'description: "This is where the notebook starts."' in first  # prose, never code
         assert "image: first-steps/desk.png" in first
-        assert '  - "/blog/first-steps/"' in first  # the route that renders the collection
+        # The route that renders the collection, under the config's `base`; a link is found with
+        # the base written or left out.
+        assert '  - "/quill/blog/first-steps/"' in first
+        assert "Next: [the second post](second-post.md)." in first
         assert "> [!NOTE]\n> Everything here is plain text." in first  # an alert, as written
         assert "[quill-notes/quill](https://github.com/quill-notes/quill)" in first
         assert "> [!TIP]\n> **Keep it short**\n> One idea per post." in first
@@ -219,5 +222,11 @@ def test_what_each_site_became(moved):
             'href="/articles/blinking-an-led#wiring-it-up"'
             in (root / "site/articles/reading-a-button.html").read_text()
         )
+        # Under the baseurl (/solder): written or not, and in raw HTML at the address the site
+        # publishes (the build checks it).
+        assert "[its page](blinking-an-led.md)" in button
+        assert '<a href="/articles/blinking-an-led">this\none</a>' in button
+        assert '<a href="/about">the about page</a>' in button
+        assert '  - "/solder/2023/01/blinking-an-led/"' in led
         assert "archive.md: a page the old theme's Liquid fills" in report
         assert "index.md: the home page" in report
