@@ -28,6 +28,7 @@ from urllib.parse import unquote
 
 from pages.negotiation import CATALOG_LINK
 from pages.security import ARTICLE_PAGE, article_policy, content_security_policy, security_headers
+from portfolio.content.aliases import OTHER_FILE
 
 # (source, destination) of 200 rewrites, in order: the topmost matching rule wins.
 REWRITES = [
@@ -191,7 +192,8 @@ def redirect_pages(moves, base_url):
     """{file: HTML} for a host without redirect rules (settings.REDIRECT_PAGES: GitHub Pages):
     each old page address a static file can hold, as a page that sends the reader on, as Hugo
     writes its aliases: a meta refresh, the canonical link, a plain link, and noindex. The
-    markdown twins' and API documents' old addresses are left out: no page can stand for them."""
+    markdown twins', API documents' and feeds' old addresses are left out: no page can stand for
+    them."""
     pages = {}
     for old, new in moves:
         name = redirect_page_file(old)
@@ -202,10 +204,11 @@ def redirect_pages(moves, base_url):
 
 def redirect_page_file(old):
     """The file a static host serves the old address `old` from, or None for an old address of
-    a markdown twin or an API document: `/posts/a/` is posts/a/index.html, `/posts/a` and
-    `/posts/a.html` are posts/a.html (GitHub Pages serves `/posts/a` from it)."""
+    a file other than a page (a markdown twin, an API document, a feed: `/blog/index.xml`):
+    `/posts/a/` is posts/a/index.html, `/posts/a` and `/posts/a.html` are posts/a.html (GitHub
+    Pages serves `/posts/a` from it)."""
     path = unquote(old)
-    if path.startswith("/api/") or path.endswith(".md"):
+    if path.startswith("/api/") or OTHER_FILE.search(path):
         return None
     if path.endswith("/"):
         return path[1:] + "index.html"

@@ -174,3 +174,13 @@ def test_site_yaml_s_redirects_on_the_hosts(db, content_dir, settings, tmp_path,
         assert fetch(base + new)[0] == 200, new
     status, headers, _ = fetch(base + "/blog/index.xml?from=reader")
     assert (status, headers["Location"].removeprefix(base)) == (301, "/feed.xml?from=reader")
+
+
+def test_site_yaml_s_redirects_as_pages_leave_a_feed_out(site, content_dir):
+    """For GitHub Pages, the old home is a page that sends the reader on; the old feed is none (a
+    feed reader follows no page, and the host would not serve blog/index.xml.html at its address)."""
+    (content_dir / "site.yaml").write_text((content_dir / "site.yaml").read_text() + SITE_REDIRECTS)
+    files = site()
+    assert {"blog/index.html", "blog.html"} <= set(files)
+    assert '<meta http-equiv="refresh" content="0; url=' in files["blog/index.html"].decode()
+    assert not [name for name in files if name.startswith("blog/index.xml")]
