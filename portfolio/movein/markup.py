@@ -72,8 +72,9 @@ def fenced(code, language=""):
 
 
 def alert_head(alert, title=""):
-    """The first lines of a GitHub alert (the site renders it as a callout), its title in bold."""
-    return [f"> [!{alert}]"] + ([f"> **{link_text(title)}**"] if title.strip() else [])
+    """The first lines of a GitHub alert (the site renders it as a callout), its title in bold, a
+    paragraph of its own (on the text's line it read as the text's first words)."""
+    return [f"> [!{alert}]"] + ([f"> **{link_text(title)}**", ">"] if title.strip() else [])
 
 
 def alert(kind, title, text):

@@ -177,7 +177,7 @@ def test_code_in_a_text():
 
 def test_an_alert_of_a_kind_the_site_has_none_of_is_a_note():
     assert markup.alert("abstract", "", "a\n\nb\n") == "> [!NOTE]\n> a\n>\n> b"
-    assert markup.alert("Danger", "Hot [pan]", "x") == "> [!CAUTION]\n> **Hot (pan)**\n> x"
+    assert markup.alert("Danger", "Hot [pan]", "x") == "> [!CAUTION]\n> **Hot (pan)**\n>\n> x"
 
 
 def test_hidden_texts_are_comments_and_never_open_a_line_with_text_after_them():

@@ -153,7 +153,7 @@ def test_what_each_site_became(moved):
         assert "Next: [the second post](second-post.md)." in first
         assert "> [!NOTE]\n> Everything here is plain text." in first  # an alert, as written
         assert "[quill-notes/quill](https://github.com/quill-notes/quill)" in first
-        assert "> [!TIP]\n> **Keep it short**\n> One idea per post." in first
+        assert "> [!TIP]\n> **Keep it short**\n>\n> One idea per post." in first
         # Text directives: HTML elements where there are some, the label's text with a warning
         # naming the line where there is none, and never inside code.
         assert (
