@@ -90,12 +90,21 @@ class Command(BaseCommand):
         }
         warned = sum(bool(o.warnings) for o in plan.outcomes if o.status == "converted")
         pages = sum(o.detail.startswith("pages/") for o in plan.outcomes if o.status == "converted")
-        converted = f"{counts['converted'] - pages} posts"
+        converted = counted(counts["converted"] - pages, "post")
         if pages:
-            converted += f" and {pages} page{'s' * (pages != 1)}"
-        return (
-            f"Moved in from {move.site.label}: {converted} converted "
-            f"({warned} with warnings), {counts['skipped']} files skipped; {plan.addresses} old addresses "
-            f"kept, {len(plan.copies)} files copied to media/, {len(plan.hosts)} image hosts allowed; "
-            f"{written} files written to {dest}."
+            converted += f" and {counted(pages, 'page')}"
+        skipped, addresses = (
+            counted(counts["skipped"], "file"),
+            counted(plan.addresses, "old address", "old addresses"),
         )
+        copied, hosts = counted(len(plan.copies), "file"), counted(len(plan.hosts), "image host")
+        return (
+            f"Moved in from {move.site.label}: {converted} converted ({warned} with warnings), {skipped} "
+            f"skipped; {addresses} kept, {copied} copied to media/, {hosts} allowed; "
+            f"{counted(written, 'file')} written to {dest}."
+        )
+
+
+def counted(number, word, plural=None):
+    """`1 post`, `2 posts`."""
+    return f"{number} {word if number == 1 else plural or word + 's'}"
