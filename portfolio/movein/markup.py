@@ -18,6 +18,8 @@ ALERTS = {"note": "NOTE", "info": "NOTE", "primary": "NOTE", "tip": "TIP", "succ
 # A hidden text's place while a body is converted (see Hidden).
 HIDDEN = re.compile("\x01(\\d+)\x01")
 MARKED_LINE = re.compile("^[^\n\x01]*\x01[^\n]*", re.M)  # anchored: each line read once
+# A line holding hidden texts alone (in a quote, or indented as a list item's continuation).
+ALONE = re.compile("[ \t>]*(?P<marks>(?:\x01\\d+\x01[ \t]*)+)")
 # Where a code block can be: a fence, or a line indented 4 columns (a tab is 4).
 MAYBE_CODE = re.compile(r"```|~~~|    |\t")
 # A line's container markers (quotes, list items) then the hidden texts that open its content.
@@ -103,7 +105,25 @@ class Hidden:
         """`text` with every mark an HTML comment."""
         if not self.texts:
             return text
-        return MARKED_LINE.sub(lambda line: self._comments(self._moved(line[0])), text)
+        return MARKED_LINE.sub(lambda line: self._comments(self._moved(line[0])), self._joined(text))
+
+    def _joined(self, text):
+        """A line of hidden texts alone inside a paragraph goes to the end of the line before it:
+        alone, its comment would be an HTML block, cutting the paragraph (or a quote's) in two."""
+        lines = text.split("\n")
+        alone = {number for number, line in enumerate(lines) if ALONE.fullmatch(line)}
+        if not alone:
+            return text
+        inside = set()  # the lines of a paragraph but its first
+        for token in parse(text):
+            if token.type == "paragraph_open" and token.map:
+                inside.update(range(token.map[0] + 1, token.map[1]))
+        for number in sorted(alone & inside, reverse=True):  # a run of them joins up, last first
+            lines[number - 1] = (
+                lines[number - 1].rstrip() + " " + ALONE.fullmatch(lines[number])["marks"].strip()
+            )
+            del lines[number]
+        return "\n".join(lines)
 
     def _moved(self, line):
         found = LEADING_HIDDEN.match(line)

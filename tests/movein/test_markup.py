@@ -184,3 +184,23 @@ def test_hidden_texts_are_comments_and_never_open_a_line_with_text_after_them():
     hidden = markup.Hidden()
     text = f"{hidden('a')} b\n> - {hidden('c')}\n{hidden('d')}{hidden('e')} f \x019\x01"
     assert hidden.place(text) == "b <!-- a -->\n> - <!-- c -->\nf \x019\x01 <!-- d --><!-- e -->"
+
+
+def test_hidden_texts_alone_on_a_paragraphs_line_keep_the_paragraph_whole():
+    from portfolio.content.markdown import render
+
+    hidden = markup.Hidden()
+    text = (
+        f"Para before.\n{hidden('a')}\n{hidden('b')}\nPara after.\n\n"
+        f"> A quote.\n> {hidden('c')}\n> Its second line.\n\n"
+        f"{hidden('d')}\nA paragraph it opens.\n\n- item\n  {hidden('e')}\n- {hidden('f')}\n"
+    )
+    placed = hidden.place(text)
+    assert placed == (
+        "Para before. <!-- a --> <!-- b -->\nPara after.\n\n"
+        "> A quote. <!-- c -->\n> Its second line.\n\n"
+        "<!-- d -->\nA paragraph it opens.\n\n- item <!-- e -->\n- <!-- f -->\n"
+    )
+    html = render(placed).html
+    assert "<p>Para before. <!-- a --> <!-- b -->\nPara after.</p>" in html
+    assert "<p>A quote. <!-- c -->\nIts second line.</p>" in html
