@@ -277,19 +277,21 @@ class Astro:
 
     def site_moves(self):
         """[(old address, new address)] of the old site's own addresses (site.yaml's `redirects`):
-        its feeds (an endpoint src/pages/rss.xml.js, feed.xml.ts, as @astrojs/rss is used) and
-        its posts' list (the route's src/pages/<route>/index.astro or [...page].astro)."""
-        pages, found = self.source / "src/pages", []
+        its home under the config's base, its feeds (an endpoint src/pages/rss.xml.js,
+        feed.xml.ts, as @astrojs/rss is used) and its posts' list (the route's
+        src/pages/<route>/index.astro or [...page].astro), under the base as the build wrote them."""
+        pages = self.source / "src/pages"
+        found = [(self.base_path + "/", "/")] if self.base_path else []  # the home under the base
         if not pages.is_dir() or leads_out(pages, self.source):
             return found
         for path in walk(pages):
             inside = path.relative_to(pages).as_posix()
             if FEED.fullmatch(path.name) and not leads_out(path, self.source):
-                found.append(("/" + inside.rsplit(".", 1)[0], "/feed.xml"))
+                found.append((f"{self.base_path}/{inside.rsplit('.', 1)[0]}", "/feed.xml"))
         folder = pages / self.route.strip("/")
         lists = [folder / "index.astro", folder.with_suffix(".astro"), *(folder / n for n in LIST_PAGES)]
         if self.route != "/" and any(path.is_file() for path in lists):
-            found.append((self.route, "/articles"))
+            found.append((self._served(self.route.rstrip("/"), True), "/articles"))
         return found
 
     def local_file(self, post, path):

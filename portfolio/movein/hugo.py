@@ -353,10 +353,13 @@ class Hugo:
 
     def site_moves(self):
         """[(old address, new address)] of the old site's own addresses (site.yaml's `redirects`):
-        its home under the baseURL's path, its feed (`index.xml`), each main section's list and
-        feed (/posts/, /posts/index.xml), as Hugo writes them."""
+        its home under the baseURL's path (and that path itself, which redirected there, with
+        defaultContentLanguageInSubdir), its feed (`index.xml`), each main section's list and feed
+        (/posts/, /posts/index.xml), as Hugo writes them."""
         home = self.home
         found = [(home + "/", "/")] if home else []
+        if self.base_path and home != self.base_path:  # which redirected to /<code>/ under it
+            found.append((self.base_path + "/", "/"))
         found.append((home + "/index.xml", "/feed.xml"))
         for section in getattr(self, "main", []):
             path = f"{home}/{self._urlize(section)}"

@@ -108,6 +108,39 @@ def test_an_astro_site_s_feed_endpoint_and_list_route(tmp_path):
     assert "[All](/articles)" in files["articles/hello.md"].decode()
 
 
+def test_an_astro_site_under_a_base_has_its_own_addresses_under_it(tmp_path):
+    """base '/shop' and build.format 'file': the home /shop/, the feed /shop/rss.xml, the list
+    /shop/blog.html (src/pages/blog/index.astro, as the build wrote it), and links to them."""
+    source = tmp_path / "src"
+    (source / "src/content/blog").mkdir(parents=True)
+    (source / "src/pages/blog").mkdir(parents=True)
+    (source / "astro.config.mjs").write_text(
+        "export default defineConfig({ base: '/shop', build: { format: 'file' } });\n"
+    )
+    body = "[All](/shop/blog.html), [feed](/shop/rss.xml), [home](/shop/)"
+    (source / "src/content/blog/hello.md").write_text(POST.format(title="Hello", body=body))
+    (source / "src/pages/blog/[...slug].astro").write_text('const posts = await getCollection("blog");\n')
+    (source / "src/pages/blog/index.astro").write_text("list\n")
+    (source / "src/pages/rss.xml.js").write_text("export function GET() {}\n")
+    report, files = move("astro", source, tmp_path / "dest")
+    assert (
+        files["site.yaml"]
+        .decode()
+        .endswith(
+            'redirects:\n  "/shop/": "/"\n  "/shop/rss.xml": "/feed.xml"\n  "/shop/blog.html": "/articles"\n'
+        )
+    )
+    assert "[All](/articles), [feed](/feed.xml), [home](/)" in files["articles/hello.md"].decode()
+
+
+def test_a_hugo_site_in_language_folders_keeps_its_base_path_too(tmp_path):
+    """With defaultContentLanguageInSubdir the home is /blog/en/, and /blog/ redirected there."""
+    source = hugo_site(tmp_path / "src")
+    (source / "hugo.toml").write_text("defaultContentLanguageInSubdir = true\n" + HUGO)
+    _, files = move("hugo", source, tmp_path / "dest")
+    assert '  "/blog/en/": "/"\n  "/blog/": "/"\n' in files["site.yaml"].decode()
+
+
 @pytest.mark.parametrize(
     ("text", "merged"),
     [
