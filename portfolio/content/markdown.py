@@ -162,12 +162,17 @@ def new_env(body, context=None):
 def prose(body):
     """The plain text of each of the body's top-level paragraphs, in order (the move-in makes
     descriptions of them): never a heading, list, quote, code block, table or raw HTML, and a
-    paragraph holding only images or tags has none."""
+    paragraph holding only images or tags has none, nor one with a comment (a part the move-in
+    hid: its text reads with a gap, "The title is and...")."""
     previous = None
     for token in thread_parser().parse(body, new_env(body)):
         opened, previous = previous, token.type
         if token.type != "inline" or token.level != 1 or not token.map or opened != "paragraph_open":
             continue  # a heading's text, a table's cell
+        if any(
+            child.type == "html_inline" and child.content.startswith("<!--") for child in token.children or ()
+        ):
+            continue
         text = " ".join(headings.plain_text(token).split())
         if text:
             yield text

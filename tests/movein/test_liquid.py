@@ -174,3 +174,17 @@ def test_many_tags_take_linear_time(context):
     converted, warnings = convert(body, context)
     assert converted == "a <!-- {% x %} -->\n" * 50_000 and len(warnings) == 50_000
     assert time.perf_counter() - start < 3
+
+
+def test_a_description_is_made_of_a_paragraph_with_nothing_hidden(tmp_path):
+    """A paragraph with a hidden tag reads with a gap ("The title is and..."): the next one is the
+    description."""
+    from .helpers import POST, move
+
+    source = tmp_path / "site"
+    (source / "_posts").mkdir(parents=True)
+    (source / "_config.yml").write_text("title: Old\n")
+    body = "The title is {{ page.title }} and more.\n\nA whole paragraph of prose."
+    (source / "_posts/2020-01-01-gap.md").write_text(POST.format(title="Gap", body=body))
+    _, files = move("jekyll", source, tmp_path / "dest")
+    assert 'description: "A whole paragraph of prose."' in files["articles/gap.md"].decode()
