@@ -61,6 +61,7 @@ class Jekyll:
                 self.skipped.append(Skip(folder.relative_to(source).as_posix() + "/", outside))
                 self.folders.remove(folder)
         config = read_config(config_file) if config_file else {}
+        self.config = config  # what a body's {{ site.x }} names
         author = config.get("author")
         self.title = text_of(config.get("title"))
         self.description = text_of(config.get("description"))
@@ -293,7 +294,7 @@ class Jekyll:
         return beside if beside.exists() else self.source / path
 
     def convert_body(self, post, body, context):
-        return kramdown.convert(post, liquid.convert(post, body, context), body)
+        return kramdown.convert(post, liquid.convert(post, body, context, self.config), body)
 
     def pages(self):
         """The site's markdown pages (about.md, projects/index.md): each file with front matter

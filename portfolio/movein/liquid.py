@@ -20,12 +20,15 @@ HIGHLIGHT = (
 POST_URL = re.compile(r"\{%-?\s*(?P<tag>post_url|link)\s+(?P<target>[^\s%]+)\s*-?%\}")
 SITE_URL = re.compile(r"\{\{-?\s*site\.(?:baseurl|url)\s*-?\}\}")
 FILTERED = re.compile(r"""\{\{-?\s*(["'])(?P<path>[^"']*)\1\s*\|\s*(?:relative_url|absolute_url)\s*-?\}\}""")
+# `{{ page.title }}`, `{{ site.author.name }}`: a value of the post's front matter or the config.
+VARIABLE = re.compile(r"\{\{-?\s*(?P<scope>page|site)\.(?P<keys>\w+(?:\.\w+)*)\s*-?\}\}")
 OPENING = re.compile(r"\{[%{]")
 CLOSING = {"{%": "%}", "{{": "}}"}
 
 
-def convert(post, body, context):
-    """`body` with Liquid converted; warnings added to `post`."""
+def convert(post, body, context, config=None):
+    """`body` with Liquid converted; warnings added to `post`. `config`: the site's _config.yml,
+    which `{{ site.x }}` names (as `{{ page.x }}` names the post's front matter)."""
     kept = []
 
     def keep(text):
@@ -53,7 +56,25 @@ def convert(post, body, context):
     text = POST_URL.sub(link, text)
     text = SITE_URL.sub("", text)
     text = FILTERED.sub(lambda m: m["path"], text)
+    text = _variables(text, {"page": post.fields or {}, "site": config or {}})
     return restore(_hide_tags(post, text, Finder(body)))
+
+
+def _variables(text, scopes):
+    """`text` with each `{{ page.x }}` and `{{ site.x.y }}` outside code that names a text or a
+    number the front matter or the config holds written as that value, as Jekyll showed it; any
+    other (a filter, a list, a date) is left for _hide_tags."""
+    code = Code(text)
+
+    def value(match):
+        found = scopes[match["scope"]]
+        for key in match["keys"].split("."):
+            found = found.get(key) if isinstance(found, dict) else None
+        if match.start() in code or isinstance(found, bool) or not isinstance(found, str | int | float):
+            return match[0]
+        return str(found)
+
+    return VARIABLE.sub(value, text)
 
 
 def _hide_tags(post, text, at):

@@ -177,14 +177,32 @@ def test_many_tags_take_linear_time(context):
 
 
 def test_a_description_is_made_of_a_paragraph_with_nothing_hidden(tmp_path):
-    """A paragraph with a hidden tag reads with a gap ("The title is and..."): the next one is the
+    """A paragraph with a hidden tag reads with a gap ("Its place is and..."): the next one is the
     description."""
     from .helpers import POST, move
 
     source = tmp_path / "site"
     (source / "_posts").mkdir(parents=True)
     (source / "_config.yml").write_text("title: Old\n")
-    body = "The title is {{ page.title }} and more.\n\nA whole paragraph of prose."
+    body = "Its place is {{ page.place | upcase }} and more.\n\nA whole paragraph of prose."
     (source / "_posts/2020-01-01-gap.md").write_text(POST.format(title="Gap", body=body))
     _, files = move("jekyll", source, tmp_path / "dest")
     assert 'description: "A whole paragraph of prose."' in files["articles/gap.md"].decode()
+
+
+def test_a_value_of_the_front_matter_or_the_config_is_written_as_jekyll_showed_it(context):
+    body = (
+        "By {{ site.author.name }} in {{page.place}}, {{ page.year }}.\n"
+        "{{ page.tags }} {{ site.title | upcase }} {{ page.missing }}\n\n"
+        "    {{ page.place }} in code\n"
+    )
+    post = post_of("_posts/2020-01-01-this.md", body)
+    post.fields.update(place="Lyon", year=2020, tags=["a"])
+    config = {"title": "Old", "author": {"name": "Sam"}}
+    converted = liquid.convert(post, body, context, config)
+    assert converted.startswith("By Sam in Lyon, 2020. <!-- {{ page.tags }} -->")  # a list: hidden
+    assert "<!-- {{ site.title | upcase }} --> <!-- {{ page.missing }} -->" in converted
+    assert converted.endswith("    {{ page.place }} in code\n")  # code is shown as written
+    assert [why for _, why in post.warnings if "page.place" in why] == [
+        "Liquid {{ page.place }} in code: kept as written"
+    ]
