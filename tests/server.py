@@ -112,7 +112,9 @@ def fetch(url, data=None, headers=None, method=None):
 
 
 def wait_for(url, process, timeout=60):
-    """Wait until `url` answers; fail with the process's output if it exits first."""
+    """Wait until `url` answers; fail with the process's output if it exits first. Both failures
+    are RuntimeError, which the wrangler starts try once more: a cold first start of the Workers
+    runtime has been seen to exit, and to take a connection and never answer it."""
     deadline = time.monotonic() + timeout
     while True:
         if process.poll() is not None:
@@ -120,9 +122,9 @@ def wait_for(url, process, timeout=60):
         try:
             fetch(url)
             return
-        except OSError:
+        except OSError as error:
             if time.monotonic() > deadline:
-                raise
+                raise RuntimeError(f"{url} did not answer within {timeout} s: {error}") from error
             time.sleep(0.2)
 
 
