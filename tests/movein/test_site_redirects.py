@@ -91,45 +91,34 @@ def test_an_old_address_this_site_has_too_is_left_out_with_a_note(tmp_path):
     )
 
 
-def test_an_astro_site_s_feed_endpoint_and_list_route(tmp_path):
-    source = tmp_path / "src"
+def astro_site(source, body, config=None):
+    """An Astro blog: its posts at src/pages/blog/[...slug].astro, their list, an RSS endpoint."""
     (source / "src/content/blog").mkdir(parents=True)
     (source / "src/pages/blog").mkdir(parents=True)
-    (source / "src/content/blog/hello.md").write_text(POST.format(title="Hello", body="[All](/blog/)"))
+    if config:
+        (source / "astro.config.mjs").write_text(config)
+    (source / "src/content/blog/hello.md").write_text(POST.format(title="Hello", body=body))
     (source / "src/pages/blog/[...slug].astro").write_text('const posts = await getCollection("blog");\n')
     (source / "src/pages/blog/index.astro").write_text("list\n")
     (source / "src/pages/rss.xml.js").write_text("export function GET() {}\n")
-    report, files = move("astro", source, tmp_path / "dest")
-    assert (
-        files["site.yaml"]
-        .decode()
-        .endswith('redirects:\n  "/rss.xml": "/feed.xml"\n  "/blog/": "/articles"\n')
-    )
+    return source
+
+
+def test_an_astro_site_s_feed_endpoint_and_list_route(tmp_path):
+    _, files = move("astro", astro_site(tmp_path / "src", "[All](/blog/)"), tmp_path / "dest")
+    redirects = files["site.yaml"].decode().split("redirects:\n", 1)[1]
+    assert redirects == '  "/rss.xml": "/feed.xml"\n  "/blog/": "/articles"\n'
     assert "[All](/articles)" in files["articles/hello.md"].decode()
 
 
 def test_an_astro_site_under_a_base_has_its_own_addresses_under_it(tmp_path):
     """base '/shop' and build.format 'file': the home /shop/, the feed /shop/rss.xml, the list
     /shop/blog.html (src/pages/blog/index.astro, as the build wrote it), and links to them."""
-    source = tmp_path / "src"
-    (source / "src/content/blog").mkdir(parents=True)
-    (source / "src/pages/blog").mkdir(parents=True)
-    (source / "astro.config.mjs").write_text(
-        "export default defineConfig({ base: '/shop', build: { format: 'file' } });\n"
-    )
+    config = "export default defineConfig({ base: '/shop', build: { format: 'file' } });\n"
     body = "[All](/shop/blog.html), [feed](/shop/rss.xml), [home](/shop/)"
-    (source / "src/content/blog/hello.md").write_text(POST.format(title="Hello", body=body))
-    (source / "src/pages/blog/[...slug].astro").write_text('const posts = await getCollection("blog");\n')
-    (source / "src/pages/blog/index.astro").write_text("list\n")
-    (source / "src/pages/rss.xml.js").write_text("export function GET() {}\n")
-    report, files = move("astro", source, tmp_path / "dest")
-    assert (
-        files["site.yaml"]
-        .decode()
-        .endswith(
-            'redirects:\n  "/shop/": "/"\n  "/shop/rss.xml": "/feed.xml"\n  "/shop/blog.html": "/articles"\n'
-        )
-    )
+    _, files = move("astro", astro_site(tmp_path / "src", body, config), tmp_path / "dest")
+    redirects = files["site.yaml"].decode().split("redirects:\n", 1)[1]
+    assert redirects == '  "/shop/": "/"\n  "/shop/rss.xml": "/feed.xml"\n  "/shop/blog.html": "/articles"\n'
     assert "[All](/articles), [feed](/feed.xml), [home](/)" in files["articles/hello.md"].decode()
 
 
