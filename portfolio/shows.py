@@ -14,6 +14,7 @@ names the file: `Shows("projects", "{}")` is the project whose slug the URL hold
 from typing import NamedTuple
 
 import django_distill
+from django_distill.request import get_uri_values
 from django_distill.utils import iter_url_patterns
 
 # The parts of the site a page may show, whole or in pieces. Each includes the site's identity
@@ -91,4 +92,13 @@ def distilled():
         (f"{namespace}:{pattern.name}" if namespace else pattern.name, pattern)
         for pattern, namespace, _ in iter_url_patterns()
         if getattr(pattern, "is_distilled", False)
+    ]
+
+
+def frozen_params(pattern):
+    """The parameters django-distill freezes the route `pattern` with, each a tuple (() for a
+    route without any)."""
+    return [
+        () if params is None else tuple(params) if isinstance(params, (tuple, list)) else (params,)
+        for params in get_uri_values(pattern.distill_func, pattern.name)
     ]

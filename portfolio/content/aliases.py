@@ -28,10 +28,9 @@ from urllib.parse import quote, unquote
 
 from django.db.models import Q
 from django.urls import Resolver404, URLResolver, get_resolver, resolve
-from django_distill.request import get_uri_values
 
 from portfolio.reversing import reverse_slug
-from portfolio.shows import distilled
+from portfolio.shows import distilled, frozen_params
 
 from .models import ITEM_MODELS, Alias, Article, Page, PathAlias, Project, Site
 from .rules import ContentError, alias_path_key, alias_path_stored, slug_of, translation_of
@@ -382,11 +381,7 @@ def serves(path):
     if pattern is None:
         return False
     given = tuple(map(str, match.args or match.kwargs.values()))
-    for params in get_uri_values(pattern.distill_func, pattern.name):
-        params = () if params is None else params if isinstance(params, (tuple, list)) else (params,)
-        if tuple(map(str, params)) == given:
-            return True
-    return False
+    return any(tuple(map(str, params)) == given for params in frozen_params(pattern))
 
 
 # site.yaml, whose `redirects` are old addresses as the items' absolute-path aliases are.

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.db import connection
 from django.urls import reverse
-from django_distill.request import generate_filename, get_uri_values
+from django_distill.request import generate_filename
 
 from contact.hosting import redirect_rules
 from pages import series as series_
@@ -36,7 +36,7 @@ from portfolio.content.models import (
     Translation,
 )
 from portfolio.reversing import slug_reverser
-from portfolio.shows import Shows, distilled
+from portfolio.shows import Shows, distilled, frozen_params
 
 from . import hosts, manifest
 from .state import BuildFailed
@@ -81,10 +81,7 @@ def targets():
         # A function given the view's name may answer each route differently.
         memo = (func, name) if "view_name" in getfullargspec(func).args else func
         if memo not in shared:
-            shared[memo] = [
-                () if params is None else (params,) if isinstance(params, str) else tuple(params)
-                for params in get_uri_values(func, pattern.name)
-            ]
+            shared[memo] = frozen_params(pattern)
         reverse_one = slug_reverser(name)
         status_codes = tuple(pattern.distill_status_codes)
         for params in shared[memo]:
