@@ -97,11 +97,13 @@ class SecurityHeadersMiddleware:
 
 
 class LanguageMiddleware:
-    """Each page in its language: the route's `<lang>` under /<lang>/ (pages/languages.py), the
-    site's default language (site.yaml's first) everywhere else. Activated for the view and its
-    template (Django's translation and pages.context_processors.page_languages read it), and put
-    back after the response, as translation.override() does. A site.yaml without `languages`
-    activates nothing: its pages speak whatever language is active (none: LANGUAGE_CODE's)."""
+    """Each page in its language: the one its address starts with, /<lang>/ (every route of
+    pages/languages.py, and an address under it no route answers, whose 404 page is that
+    language's), the site's default language (site.yaml's first) everywhere else. Activated for
+    the view and its template (Django's translation, `request.page_language` which
+    pages.context_processors reads, the addresses' prefix), and put back after the response, as
+    translation.override() does. A site.yaml without `languages` activates nothing: its pages
+    speak whatever language is active (none: LANGUAGE_CODE's)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -111,34 +113,14 @@ class LanguageMiddleware:
             token = languages.page_prefix.set("")
             try:
                 if languages.declared():
-                    # Under /<code>/, that language until a route says otherwise: an address no
-                    # route answers (/fr/a/b) gets its 404 page, as the hosts answer fr/404.html.
                     code = request.path_info.split("/", 2)[1]
-                    speak(request, languages.other_language(code) or languages.default_language())
+                    language = languages.other_language(code) or languages.default_language()
+                    request.LANGUAGE_CODE, request.page_language = language.code, language
+                    translation.activate(language.code)
+                    languages.page_prefix.set(language.prefix)
             except DatabaseError:  # no content imported (the contact service, the admin before it)
                 pass
             try:
                 return self.get_response(request)
             finally:
                 languages.page_prefix.reset(token)
-
-    def process_view(self, request, view_func, view_args, view_kwargs):
-        match = request.resolver_match
-        code = view_kwargs.get("lang") if match and (match.url_name or "").startswith("lang-") else None
-        try:
-            language = languages.other_language(code) if code else None
-            if language is None and not languages.declared():
-                return None  # one language: the active one
-            speak(request, language or languages.default_language())
-        except DatabaseError:  # no content imported (the contact service): the settings' language
-            pass
-        return None
-
-
-def speak(request, language):
-    """The request's page is in `language`: Django's translation, the templates' page_language
-    and its addresses' prefix."""
-    request.LANGUAGE_CODE = language.code
-    request.page_language = language
-    translation.activate(language.code)
-    languages.page_prefix.set(language.prefix)
